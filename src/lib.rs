@@ -1,0 +1,15 @@
+//! Chuhan (楚河汉界): a xiangqi engine.
+//!
+//! `types` names things, `board` knows the rules of movement, `notation` reads and writes moves for people,
+//! `tools` holds the command-line utilities, `protocol` speaks UCCI and UCI.
+
+#![forbid(unsafe_code)]
+
+pub mod board;
+pub mod notation;
+pub mod protocol;
+pub mod tools;
+pub mod types;
+
+pub use board::{GenType, Position, START_FEN};
+pub use types::{Color, Move, MoveList, Piece, PieceType, Square, SquareSet};

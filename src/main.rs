@@ -1,0 +1,33 @@
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+Chuhan, a xiangqi engine.
+
+Usage:
+  chuhan                      protocol loop on stdin/stdout (send `ucci` or `uci` first)
+  chuhan perft <depth> [--fen FEN] [--moves \"m1 m2 …\"] [--divide] [--threads N]
+  chuhan help                 this text
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        None => {
+            chuhan::protocol::run(std::io::stdin().lock(), std::io::stdout().lock());
+            Ok(())
+        }
+        Some("perft") => chuhan::tools::cli::perft(&args[1..]),
+        Some("help" | "--help" | "-h") => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown subcommand '{other}'\n\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("chuhan: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
