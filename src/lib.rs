@@ -8,6 +8,7 @@
 pub mod board;
 pub mod notation;
 pub mod protocol;
+pub mod rules;
 pub mod tools;
 pub mod types;
 

@@ -6,6 +6,8 @@ Chuhan, a xiangqi engine.
 Usage:
   chuhan                      protocol loop on stdin/stdout (send `ucci` or `uci` first)
   chuhan perft <depth> [--fen FEN] [--moves \"m1 m2 …\"] [--divide] [--threads N]
+  chuhan judge --fen FEN --moves \"m1 m2 …\" [--rules chinese|asian] [--json]
+  chuhan judge --pgn FILE [--rules chinese|asian] [--json]
   chuhan help                 this text
 ";
 
@@ -17,6 +19,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some("perft") => chuhan::tools::cli::perft(&args[1..]),
+        Some("judge") => chuhan::tools::judge::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             Ok(())

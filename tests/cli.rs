@@ -77,3 +77,101 @@ fn go_perft_in_the_protocol_loop() {
     assert!(out.contains("info string error: move 'h2h8'"), "{out}");
     assert!(out.lines().any(|l| l == "Nodes searched: 44"), "{out}");
 }
+
+#[test]
+fn judge_reports_a_forbidden_chase() {
+    let (out, err, code) = chuhan(
+        &[
+            "judge",
+            "--fen",
+            "4k4/9/c8/9/9/9/9/9/1R7/3K5 w - - 0 1",
+            "--moves",
+            "b1a1 a7b7 a1b1 b7a7 b1a1 a7b7 a1b1 b7a7",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Result: black wins — forbidden repetition (禁止着法)\n"), "{out}");
+    assert!(out.contains("b1a1  车八平九  捉 chase — rook on a1 attacks the unprotected cannon on a7"), "{out}");
+    assert!(out.contains("a7b7  炮1平2  闲 idle"), "{out}");
+    assert!(out.contains("red: 禁止 forbidden"), "{out}");
+    assert!(out.contains("1999 §25.2, §26.4"), "{out}");
+}
+
+#[test]
+fn judge_json() {
+    let (out, _, code) = chuhan(
+        &[
+            "judge",
+            "--fen",
+            "9/3nk4/9/9/3R5/9/9/9/9/3K5 w - - 0 1",
+            "--moves",
+            "d5e5 e8f8 e5d5 f8e8 d5e5 e8f8 e5d5 f8e8",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 1);
+    assert!(out.starts_with(r#"{"result":"black_wins","reason":"forbidden_repetition","rules":"chinese""#), "{out}");
+    assert!(out.contains(r#""move":"d5e5","chinese":"车六平五","label":"check","chased":[]"#), "{out}");
+    assert!(out.contains(r#""move":"e5d5","chinese":"车五平六","label":"chase","chased":["d8"]"#), "{out}");
+    assert!(out.contains(r#""occurrences":[0,4,8],"red":"forbidden","black":"allowed"}"#), "{out}");
+    // The Asian rules allow one check one chase.
+    let (out, _, _) = chuhan(
+        &[
+            "judge",
+            "--fen",
+            "9/3nk4/9/9/3R5/9/9/9/9/3K5 w - - 0 1",
+            "--moves",
+            "d5e5 e8f8 e5d5 f8e8 d5e5 e8f8 e5d5 f8e8",
+            "--rules",
+            "asian",
+            "--json",
+        ],
+        "",
+    );
+    assert!(out.starts_with(r#"{"result":"draw","reason":"repetition_draw","rules":"asian""#), "{out}");
+    // A game still going on.
+    let (out, _, code) = chuhan(&["judge", "--moves", "h2e2 h9g7", "--json"], "");
+    assert_eq!(code, 0);
+    assert!(out.starts_with(r#"{"result":"ongoing","reason":"ongoing""#), "{out}");
+    assert!(out.contains(r#""labels":[]"#), "{out}");
+}
+
+#[test]
+fn judge_pgn_files() {
+    let dir = std::env::temp_dir().join(format!("chuhan-judge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("games.pgn");
+    std::fs::write(
+        &path,
+        "[Event \"Perpetual check\"]\n[FEN \"4k4/9/9/9/5R3/9/9/9/9/3K5 w - - 0 1\"]\n[Format \"ICCS\"]\n\n\
+         1. F5-E5 E9-F9 2. E5-F5 F9-E9 3. F5-E5 E9-F9 4. E5-F5 F9-E9 0-1\n\n\
+         [Event \"Chinese notation\"]\n\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ *\n",
+    )
+    .unwrap();
+    let (out, err, code) = chuhan(&["judge", "--pgn", path.to_str().unwrap(), "--json"], "");
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].starts_with(r#"{"game":1,"verdict":{"result":"black_wins","reason":"perpetual_check""#), "{out}");
+    assert!(lines[1].starts_with(r#"{"game":2,"verdict":{"result":"ongoing""#), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn judge_refuses_bad_input() {
+    for (args, needle) in [
+        (vec!["judge", "--moves", "h2e2 h2e2"], "move 2 ('h2e2')"),
+        (vec!["judge", "--fen", "nonsense"], "bad --fen"),
+        (vec!["judge", "--pgn", "/nonexistent/file.pgn"], "cannot read"),
+        (vec!["judge", "--rules", "martian"], "not a rule set"),
+        (vec!["judge", "--frob"], "unknown flag --frob"),
+    ] {
+        let (out, err, code) = chuhan(&args, "");
+        assert_ne!(code, 0, "{args:?}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}

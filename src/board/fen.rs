@@ -134,6 +134,7 @@ impl Position {
             return err(format!("the side not to move ({}) is in check", !pos.side));
         }
         pos.st.in_check = pos.is_king_attacked(pos.side);
+        pos.rep_filter[super::rep_bucket(pos.st.key)] = 1;
         Ok(pos)
     }
 

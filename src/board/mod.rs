@@ -148,6 +148,16 @@ pub struct Position {
     /// Full-move number of the FEN this position was set up from.
     start_fullmove: u16,
     start_side: Color,
+    /// How many positions of the history (the current one included) have a key in each bucket: a cheap
+    /// first test before scanning the history for a repetition.
+    rep_filter: [u16; REP_FILTER_SIZE],
+}
+
+const REP_FILTER_SIZE: usize = 1024;
+
+#[inline]
+const fn rep_bucket(key: u64) -> usize {
+    (key >> 48) as usize & (REP_FILTER_SIZE - 1)
 }
 
 impl Position {
@@ -167,6 +177,7 @@ impl Position {
             history: Vec::with_capacity(256),
             start_fullmove: 1,
             start_side: Color::Red,
+            rep_filter: [0; REP_FILTER_SIZE],
         }
     }
 
@@ -362,6 +373,7 @@ impl Position {
         self.side = !self.side;
 
         self.st.key = key;
+        self.rep_filter[rep_bucket(key)] += 1;
         self.st.last_move = m;
         self.st.captured = captured;
         self.st.plies_from_null += 1;
@@ -392,6 +404,7 @@ impl Position {
         } else {
             self.occ.toggle_raw(to);
         }
+        self.rep_filter[rep_bucket(self.st.key)] -= 1;
         self.st = self.history.pop().expect("unmake_move without a move to take back");
         #[cfg(debug_assertions)]
         self.assert_valid();
@@ -403,6 +416,7 @@ impl Position {
         self.history.push(self.st);
         self.side = !self.side;
         self.st.key ^= KEYS.side;
+        self.rep_filter[rep_bucket(self.st.key)] += 1;
         self.st.last_move = Move::NULL;
         self.st.captured = 0;
         self.st.rule60 += 1;
@@ -412,7 +426,58 @@ impl Position {
 
     pub fn unmake_null_move(&mut self) {
         self.side = !self.side;
+        self.rep_filter[rep_bucket(self.st.key)] -= 1;
         self.st = self.history.pop().expect("unmake_null_move without a null move to take back");
+    }
+
+    /// Takes back the last move or null move, whichever it was.
+    pub fn unmake_any(&mut self) {
+        if self.st.last_move.is_null() {
+            self.unmake_null_move();
+        } else {
+            self.unmake_move();
+        }
+    }
+
+    /// Gives the move to the other side in place, without a history entry (undo it by calling it again).
+    /// For "what if the other side were to move here" questions (the referee's chase and threat tests). The
+    /// result may have the side not to move in check: move generation stays correct for the side to move,
+    /// but such a position must not be played on.
+    pub fn flip_side(&mut self) {
+        self.rep_filter[rep_bucket(self.st.key)] -= 1;
+        self.side = !self.side;
+        self.st.key ^= KEYS.side;
+        self.rep_filter[rep_bucket(self.st.key)] += 1;
+        self.st.in_check = self.king_attacked_after(self.side, NO_SQ, NO_SQ, 0);
+    }
+
+    /// Whether the current key may have occurred before in the history: false means it certainly has not.
+    #[inline]
+    pub fn may_repeat(&self) -> bool {
+        self.rep_filter[rep_bucket(self.st.key)] > 1
+    }
+
+    /// The key of the position after `ply` moves (0 = the position set up from the FEN).
+    pub fn key_at(&self, ply: usize) -> u64 {
+        if ply == self.history.len() {
+            self.st.key
+        } else {
+            self.history[ply].key
+        }
+    }
+
+    /// The state of the position after `ply` moves (0 = as set up).
+    pub fn state_at(&self, ply: usize) -> &State {
+        if ply == self.history.len() {
+            &self.st
+        } else {
+            &self.history[ply]
+        }
+    }
+
+    /// The move that led to the position after `ply` moves (`ply` ≥ 1).
+    pub fn move_at(&self, ply: usize) -> Move {
+        self.state_at(ply).last_move
     }
 
     /// The key the position would have after `m`, without playing it (for hash prefetching and cycle tests).
@@ -432,6 +497,8 @@ impl Position {
         self.start_fullmove = self.fullmove().min(u16::MAX as u32) as u16;
         self.start_side = self.side;
         self.history.clear();
+        self.rep_filter = [0; REP_FILTER_SIZE];
+        self.rep_filter[rep_bucket(self.st.key)] = 1;
         self.st.last_move = Move::NULL;
         self.st.captured = 0;
         self.st.plies_from_null = 0;
@@ -488,6 +555,13 @@ impl Position {
         }
         if self.king_attacked_after(self.side, NO_SQ, NO_SQ, 0) != self.st.in_check {
             return Err("check flag is stale".into());
+        }
+        let mut filter = [0u16; REP_FILTER_SIZE];
+        for k in self.history.iter().map(|s| s.key).chain([self.st.key]) {
+            filter[rep_bucket(k)] += 1;
+        }
+        if filter != self.rep_filter {
+            return Err("repetition filter disagrees with the history".into());
         }
         Ok(())
     }

@@ -1,4 +1,7 @@
 //! Command-line tools: each subcommand of the `chuhan` binary lives here.
 
 pub mod cli;
+pub mod json;
+pub mod judge;
 pub mod perft;
+pub mod pgn;

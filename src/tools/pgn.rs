@@ -1,0 +1,138 @@
+//! Xiangqi PGN: reading games (tags and moves in ICCS, Chinese or WXF notation) and writing them.
+//!
+//! Reading is lenient in the ways real files need: comments `{…}` and `;…`, variations `(…)`, NAGs `$n`,
+//! move numbers `12.` and `12...`, result tokens, moves written `H2-E2`, full-width digits. Each game is its
+//! tags and its move texts; the moves are checked when they are played.
+
+use crate::board::Position;
+
+/// One game from a PGN file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PgnGame {
+    /// Tags in file order.
+    pub tags: Vec<(String, String)>,
+    /// Move texts, in any notation.
+    pub moves: Vec<String>,
+    /// The result token of the move text, if any (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    pub result: Option<String>,
+}
+
+impl PgnGame {
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    /// The start position: the FEN tag, or the standard start.
+    pub fn start(&self) -> Result<Position, String> {
+        match self.tag("FEN") {
+            Some(f) if !f.trim().is_empty() => Position::from_fen(f).map_err(|e| format!("FEN tag: {e}")),
+            _ => Ok(Position::startpos()),
+        }
+    }
+}
+
+fn is_result(tok: &str) -> bool {
+    matches!(tok, "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*")
+}
+
+/// Strips a leading move number (`12.`, `12...`, `12…`) from a token; returns what is left.
+fn strip_number(tok: &str) -> &str {
+    let digits = tok.chars().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 {
+        return tok;
+    }
+    let rest = &tok[digits..];
+    let dots = rest.chars().take_while(|&c| c == '.' || c == '…' || c == '。').count();
+    if dots == 0 {
+        return tok;
+    }
+    let skip: usize = rest.chars().take(dots).map(char::len_utf8).sum();
+    &rest[skip..]
+}
+
+/// Splits a PGN text into games. Text outside any game (before the first tag or move) is ignored.
+pub fn parse(text: &str) -> Vec<PgnGame> {
+    let mut games = Vec::new();
+    let mut game = PgnGame::default();
+    let mut in_moves = false;
+    let mut depth_comment = false;
+    let mut depth_var = 0u32;
+    for raw in text.lines() {
+        let line = raw.trim_start_matches('\u{feff}').trim();
+        if !depth_comment && depth_var == 0 && line.starts_with('[') && line.ends_with(']') {
+            if in_moves {
+                games.push(std::mem::take(&mut game));
+                in_moves = false;
+            }
+            let inner = &line[1..line.len() - 1];
+            let (key, value) = inner.split_once(char::is_whitespace).unwrap_or((inner, ""));
+            let value = value.trim().trim_matches('"').replace("\\\"", "\"");
+            game.tags.push((key.to_string(), value));
+            continue;
+        }
+        // Move text: walk characters to drop comments and variations, then split into tokens.
+        let mut clean = String::new();
+        for c in line.chars() {
+            if depth_comment {
+                if c == '}' {
+                    depth_comment = false;
+                }
+                continue;
+            }
+            match c {
+                '{' => depth_comment = true,
+                '(' => depth_var += 1,
+                ')' => depth_var = depth_var.saturating_sub(1),
+                ';' if depth_var == 0 => break,
+                _ if depth_var > 0 => {}
+                _ => clean.push(c),
+            }
+        }
+        for tok in clean.split_whitespace() {
+            let tok = strip_number(tok);
+            if tok.is_empty() || tok.starts_with('$') {
+                continue;
+            }
+            in_moves = true;
+            if is_result(tok) {
+                game.result = Some(tok.to_string());
+                games.push(std::mem::take(&mut game));
+                in_moves = false;
+                continue;
+            }
+            game.moves.push(tok.to_string());
+        }
+    }
+    if in_moves || !game.tags.is_empty() {
+        games.push(game);
+    }
+    games
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_tags_moves_and_noise() {
+        let text = "[Event \"Test\"]\n[FEN \"4k4/9/c8/9/9/9/9/9/1R7/3K5 w - - 0 1\"]\n\n\
+                    1. b1a1 {chase} a7b7 2. A1-B1 (2. a1a2 a7a8) b7a7 $1 ; comment\n3. 车八平九 1-0\n\n\
+                    [Event \"Two\"]\n1. 炮二平五 马８进７ *\n";
+        let games = parse(text);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].tag("event"), Some("Test"));
+        assert_eq!(games[0].moves, ["b1a1", "a7b7", "A1-B1", "b7a7", "车八平九"]);
+        assert_eq!(games[0].result.as_deref(), Some("1-0"));
+        assert!(games[0].start().is_ok());
+        assert_eq!(games[1].moves, ["炮二平五", "马８进７"]);
+        assert_eq!(games[1].start().unwrap(), Position::startpos());
+    }
+
+    #[test]
+    fn move_numbers() {
+        assert_eq!(strip_number("12."), "");
+        assert_eq!(strip_number("12...h2e2"), "h2e2");
+        assert_eq!(strip_number("h2e2"), "h2e2");
+        assert_eq!(strip_number("1-0"), "1-0");
+    }
+}
