@@ -6,10 +6,14 @@
 #![forbid(unsafe_code)]
 
 pub mod board;
+pub mod eval;
 pub mod notation;
 pub mod protocol;
 pub mod rules;
+pub mod search;
+pub mod time;
 pub mod tools;
+pub mod tt;
 pub mod types;
 
 pub use board::{GenType, Position, START_FEN};

@@ -8,6 +8,7 @@ Usage:
   chuhan perft <depth> [--fen FEN] [--moves \"m1 m2 …\"] [--divide] [--threads N]
   chuhan judge --fen FEN --moves \"m1 m2 …\" [--rules chinese|asian] [--json]
   chuhan judge --pgn FILE [--rules chinese|asian] [--json]
+  chuhan bench [depth]        fixed-depth search of fixed positions: Bench: <nodes> nodes <nps> nps
   chuhan help                 this text
 ";
 
@@ -15,11 +16,12 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         None => {
-            chuhan::protocol::run(std::io::stdin().lock(), std::io::stdout().lock());
+            chuhan::protocol::run(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
             Ok(())
         }
         Some("perft") => chuhan::tools::cli::perft(&args[1..]),
         Some("judge") => chuhan::tools::judge::run(&args[1..]),
+        Some("bench") => chuhan::tools::bench::cli(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             Ok(())

@@ -1,0 +1,225 @@
+//! The engine's options, one table for both dialects. UCI spells them `Hash`, `Move Overhead`…; UCCI
+//! `hashsize`, `moveoverhead`… Names are matched without regard to case, spaces or underscores.
+
+use crate::rules::RuleSet;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub ponder: bool,
+    /// UCCI: `go time` values are milliseconds instead of seconds.
+    pub use_millisec: bool,
+    pub rules: RuleSet,
+    /// Rounds (move pairs) without a capture that draw; 0 = no limit.
+    pub natural_limit_rounds: u32,
+    pub move_overhead: u64,
+    /// UCCI: resign hopeless positions (`bestmove … resign`).
+    pub resign: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            ponder: false,
+            use_millisec: false,
+            rules: RuleSet::Chinese,
+            natural_limit_rounds: 60,
+            move_overhead: 30,
+            resign: false,
+        }
+    }
+}
+
+pub const MAX_HASH_MB: usize = 65536;
+pub const MAX_THREADS: usize = 256;
+
+/// What a `setoption` asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A value changed (the hash table must be resized when `resize_hash`).
+    Set {
+        resize_hash: bool,
+    },
+    ClearHash,
+    NewGame,
+    /// A standard UCCI option this engine accepts and ignores (book, tablebases, style…).
+    Ignored,
+}
+
+fn normalize(name: &str) -> String {
+    name.chars().filter(|c| !c.is_whitespace() && *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
+}
+
+fn parse_bool(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "on" | "1" | "yes" => Some(true),
+        "false" | "off" | "0" | "no" => Some(false),
+        _ => None,
+    }
+}
+
+fn parse_range<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
+    name: &str,
+    v: &str,
+    lo: T,
+    hi: T,
+) -> Result<T, String> {
+    match v.trim().parse::<T>() {
+        Ok(n) if n >= lo && n <= hi => Ok(n),
+        Ok(_) => Err(format!("{name} value {} is out of range {lo}-{hi}", v.trim())),
+        Err(_) => Err(format!("{name} value '{}' is not a number", v.trim())),
+    }
+}
+
+impl Options {
+    /// Applies `setoption`; an error sentence for unknown names and bad values (nothing is changed then).
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, String> {
+        let key = normalize(name);
+        fn need<'v>(name: &str, v: Option<&'v str>) -> Result<&'v str, String> {
+            v.map(str::trim).filter(|s| !s.is_empty()).ok_or(format!("{name} needs a value"))
+        }
+        let flag = |v: Option<&str>| -> Result<bool, String> {
+            match v {
+                None => Ok(true),
+                Some(s) => parse_bool(s).ok_or(format!("{name} value '{s}' is not true or false")),
+            }
+        };
+        match key.as_str() {
+            "hash" | "hashsize" => {
+                let v = need(name, value)?;
+                // UCCI: 0 means "choose for me".
+                let mb = if v == "0" { 16 } else { parse_range(name, v, 1, MAX_HASH_MB)? };
+                let changed = mb != self.hash_mb;
+                self.hash_mb = mb;
+                Ok(Change::Set { resize_hash: changed })
+            }
+            "threads" => {
+                let v = need(name, value)?;
+                self.threads = if v == "0" {
+                    std::thread::available_parallelism().map_or(1, |n| n.get())
+                } else {
+                    parse_range(name, v, 1, MAX_THREADS)?
+                };
+                Ok(Change::Set { resize_hash: false })
+            }
+            "multipv" => {
+                self.multipv = parse_range(name, need(name, value)?, 1, 128)?;
+                Ok(Change::Set { resize_hash: false })
+            }
+            "ponder" => {
+                self.ponder = flag(value)?;
+                Ok(Change::Set { resize_hash: false })
+            }
+            "usemillisec" => {
+                self.use_millisec = flag(value)?;
+                Ok(Change::Set { resize_hash: false })
+            }
+            "rules" | "rule" | "rulesset" | "ruleset" | "repetitionrule" => {
+                self.rules = need(name, value)?.parse()?;
+                Ok(Change::Set { resize_hash: false })
+            }
+            "naturallimit" | "rule60" | "movelimit" => {
+                self.natural_limit_rounds = parse_range(name, need(name, value)?, 0, 1000)?;
+                Ok(Change::Set { resize_hash: false })
+            }
+            "moveoverhead" => {
+                self.move_overhead = parse_range(name, need(name, value)?, 0, 5000)?;
+                Ok(Change::Set { resize_hash: false })
+            }
+            "resign" => {
+                self.resign = flag(value)?;
+                Ok(Change::Set { resize_hash: false })
+            }
+            "clearhash" => Ok(Change::ClearHash),
+            "newgame" => Ok(Change::NewGame),
+            "batch" | "debug" | "usebook" | "bookfiles" | "useegtb" | "egtbpaths" | "evalapi" | "idle"
+            | "promotion" | "pruning" | "knowledge" | "randomness" | "style" | "loadbook" | "usehash"
+            | "uci_showwdl" | "ucishowwdl" | "nodestime" | "debuglogfile" => Ok(Change::Ignored),
+            _ => Err(format!("unknown option '{name}'")),
+        }
+    }
+
+    /// The `option` lines of the handshake.
+    pub fn advertise(&self, ucci: bool) -> Vec<String> {
+        let rules = format!("type combo default {} var chinese var asian", self.rules.name());
+        let table: Vec<(&str, &str, String)> = vec![
+            ("Hash", "hashsize", format!("type spin default {} min 1 max {MAX_HASH_MB}", self.hash_mb)),
+            ("Threads", "threads", format!("type spin default {} min 1 max {MAX_THREADS}", self.threads)),
+            ("MultiPV", "multipv", format!("type spin default {} min 1 max 128", self.multipv)),
+            ("Ponder", "ponder", format!("type check default {}", self.ponder)),
+            ("Rules", "rules", rules),
+            (
+                "Natural Limit",
+                "naturallimit",
+                format!("type spin default {} min 0 max 1000", self.natural_limit_rounds),
+            ),
+            ("Move Overhead", "moveoverhead", format!("type spin default {} min 0 max 5000", self.move_overhead)),
+            ("Clear Hash", "clearhash", "type button".to_string()),
+        ];
+        let mut lines: Vec<String> = table
+            .into_iter()
+            .map(
+                |(uci, ucci_name, rest)| {
+                    if ucci {
+                        format!("option {ucci_name} {rest}")
+                    } else {
+                        format!("option name {uci} {rest}")
+                    }
+                },
+            )
+            .collect();
+        if ucci {
+            lines.insert(0, format!("option usemillisec type check default {}", self.use_millisec));
+            lines.push(format!("option resign type check default {}", self.resign));
+            lines.push("option newgame type button".to_string());
+        }
+        lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_in_both_dialects() {
+        let mut o = Options::default();
+        assert_eq!(o.set("Hash", Some("64")), Ok(Change::Set { resize_hash: true }));
+        assert_eq!(o.hash_mb, 64);
+        assert_eq!(o.set("hashsize", Some("64")), Ok(Change::Set { resize_hash: false }));
+        o.set("Move Overhead", Some("100")).unwrap();
+        o.set("moveoverhead", Some("50")).unwrap();
+        assert_eq!(o.move_overhead, 50);
+        o.set("usemillisec", Some("true")).unwrap();
+        assert!(o.use_millisec);
+        o.set("Rules", Some("asian")).unwrap();
+        assert_eq!(o.rules, RuleSet::Asian);
+        assert_eq!(o.set("newgame", None), Ok(Change::NewGame));
+        assert_eq!(o.set("Clear Hash", None), Ok(Change::ClearHash));
+        assert_eq!(o.set("usebook", Some("false")), Ok(Change::Ignored));
+    }
+
+    #[test]
+    fn refusals_leave_values_alone() {
+        let mut o = Options::default();
+        assert!(o.set("Hash", Some("0x10")).unwrap_err().contains("not a number"));
+        assert!(o.set("Threads", Some("100000")).unwrap_err().contains("out of range"));
+        assert!(o.set("MultiPV", None).unwrap_err().contains("needs a value"));
+        assert!(o.set("Ponder", Some("maybe")).unwrap_err().contains("not true or false"));
+        assert!(o.set("Frobnicate", Some("1")).unwrap_err().contains("unknown option"));
+        assert_eq!(o, Options::default());
+    }
+
+    #[test]
+    fn advertised_lines() {
+        let o = Options::default();
+        assert!(o.advertise(false).contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
+        assert!(o.advertise(true).contains(&"option hashsize type spin default 16 min 1 max 65536".to_string()));
+        assert_eq!(o.advertise(true)[0], "option usemillisec type check default false");
+    }
+}

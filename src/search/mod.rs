@@ -1,0 +1,1039 @@
+//! The search: iterative deepening with aspiration windows over a principal-variation alpha-beta, a
+//! quiescence search, the shared transposition table, and Lazy SMP threads.
+//!
+//! The rules of the game are part of the search (SPEC §4): a repeated position inside the tree is judged by the
+//! referee, the natural move limit and insufficient material are draws, and a side with no legal move has lost.
+
+pub mod history;
+pub mod movepick;
+
+use crate::board::Position;
+use crate::eval::evaluate;
+use crate::rules::repetition::{judge_for_side_to_move, occurrences, previous_occurrence, Outcome};
+use crate::rules::{natural_limit_count, Rules};
+use crate::time::Allocation;
+use crate::tt::{Bound, TranspositionTable};
+use crate::types::{Color, Move, MoveList, Piece, PieceType};
+use history::{Histories, PieceTo};
+use movepick::{Context, MovePicker};
+use once_cell::sync::Lazy;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::Instant;
+
+pub const MATE: i32 = 32000;
+pub const INF: i32 = 32500;
+pub const MAX_PLY: usize = 128;
+/// Scores at least this far from zero are mates (or rule wins) in a known number of plies.
+pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
+
+#[inline]
+pub const fn mate_in(ply: usize) -> i32 {
+    MATE - ply as i32
+}
+
+#[inline]
+pub const fn mated_in(ply: usize) -> i32 {
+    -MATE + ply as i32
+}
+
+pub fn is_mate_score(score: i32) -> bool {
+    score.abs() >= MATE_BOUND
+}
+
+/// Mate scores are stored relative to the node, not the root.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// When to stop.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    /// Stop once a mate in this many moves is found.
+    pub mate: Option<i32>,
+    pub time: Option<Allocation>,
+    /// Search until told to stop (also while pondering).
+    pub infinite: bool,
+}
+
+/// How to search.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub threads: usize,
+    pub multipv: usize,
+    pub rules: Rules,
+    /// Root moves not to play (UCCI `banmoves`); ignored if they are all the legal moves.
+    pub banned: Vec<Move>,
+    /// If not empty, the only root moves to consider (UCI `searchmoves`).
+    pub only: Vec<Move>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { threads: 1, multipv: 1, rules: Rules::default(), banned: Vec::new(), only: Vec::new() }
+    }
+}
+
+/// State shared by the searching threads and the protocol thread.
+pub struct Shared {
+    pub tt: TranspositionTable,
+    pub stop: AtomicBool,
+    /// While set, time limits wait: the GUI is pondering on our move. `ponderhit` clears it.
+    pub pondering: AtomicBool,
+    nodes: AtomicU64,
+    start: Mutex<Instant>,
+}
+
+impl Shared {
+    pub fn new(hash_mb: usize) -> Shared {
+        Shared {
+            tt: TranspositionTable::new(hash_mb),
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            start: Mutex::new(Instant::now()),
+        }
+    }
+
+    /// The opponent played the expected move: from now on the clock counts.
+    pub fn ponderhit(&self) {
+        *self.start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        self.pondering.store(false, Relaxed);
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        self.start.lock().unwrap_or_else(|e| e.into_inner()).elapsed().as_millis() as u64
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Relaxed)
+    }
+}
+
+/// One line of search output.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: i32,
+    pub seldepth: usize,
+    /// 1-based line number.
+    pub multipv: usize,
+    /// From the side to move's point of view.
+    pub score: i32,
+    /// `Lower`/`Upper` when an aspiration window failed, `Exact` otherwise.
+    pub bound: Bound,
+    pub nodes: u64,
+    pub time_ms: u64,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+/// Receives progress from the main search thread.
+pub trait Listener: Sync {
+    fn info(&self, info: &Info);
+    /// The move being searched at the root (only after the first seconds).
+    fn currmove(&self, _depth: i32, _m: Move, _number: usize) {}
+}
+
+/// A listener that ignores everything (bench, tests).
+pub struct Silent;
+
+impl Listener for Silent {
+    fn info(&self, _: &Info) {}
+}
+
+/// What a search found.
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    /// `None` when there is no legal move.
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+}
+
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    score: i32,
+    prev_score: i32,
+    pv: Vec<Move>,
+    seldepth: usize,
+}
+
+#[derive(Clone, Copy)]
+struct Frame {
+    static_eval: i32,
+    current: Move,
+    piece: Option<Piece>,
+    excluded: Move,
+    killers: [Move; 2],
+    /// Continuation-history index of the move made at this ply.
+    cont: usize,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame {
+            static_eval: 0,
+            current: Move::NULL,
+            piece: None,
+            excluded: Move::NULL,
+            killers: [Move::NULL; 2],
+            cont: Histories::cont_index(None, 0),
+        }
+    }
+}
+
+static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.3) as i32;
+        }
+    }
+    t
+});
+
+fn reduction(depth: i32, moves: usize) -> i32 {
+    LMR[(depth as usize).min(63)][moves.min(63)]
+}
+
+/// Whether `color` has a piece that makes null-move pruning safe (zugzwang is rare while it does).
+fn has_attackers(pos: &Position, color: Color) -> bool {
+    [PieceType::Rook, PieceType::Horse, PieceType::Cannon].iter().any(|&k| pos.count(color, k) > 0)
+}
+
+const REP_CACHE: usize = 1024;
+
+struct Worker<'a> {
+    id: usize,
+    pos: Position,
+    shared: &'a Shared,
+    limits: &'a Limits,
+    settings: &'a Settings,
+    listener: &'a dyn Listener,
+    root_ply: usize,
+    root_moves: Vec<RootMove>,
+    pv_idx: usize,
+    nodes: u64,
+    flushed: u64,
+    seldepth: usize,
+    stack: Vec<Frame>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    hist: Box<Histories>,
+    rep_cache: Vec<(u64, Outcome)>,
+    completed_depth: i32,
+    stopped: bool,
+}
+
+impl<'a> Worker<'a> {
+    fn main_thread(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Polls the limits every 1024 nodes (main thread only); all threads watch the stop flag.
+    fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes & 1023 == 0 {
+            self.shared.nodes.fetch_add(self.nodes - self.flushed, Relaxed);
+            self.flushed = self.nodes;
+            if self.main_thread() && self.completed_depth >= 1 {
+                let pondering = self.shared.pondering.load(Relaxed);
+                let out_of_time = !pondering
+                    && !self.limits.infinite
+                    && self.limits.time.is_some_and(|t| self.shared.elapsed_ms() >= t.hard.as_millis() as u64);
+                let out_of_nodes = self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
+                if out_of_time || out_of_nodes {
+                    self.shared.stop.store(true, Relaxed);
+                }
+            }
+            if self.shared.stop.load(Relaxed) {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    fn total_nodes(&self) -> u64 {
+        if self.settings.threads <= 1 {
+            self.nodes
+        } else {
+            self.shared.nodes.load(Relaxed) + (self.nodes - self.flushed)
+        }
+    }
+
+    fn cont_tables(&self, ply: usize) -> [&PieceTo; 2] {
+        let c1 = if ply >= 1 { self.stack[ply - 1].cont } else { Histories::cont_index(None, 0) };
+        let c2 = if ply >= 2 { self.stack[ply - 2].cont } else { Histories::cont_index(None, 0) };
+        [&self.hist.continuation[c1], &self.hist.continuation[c2]]
+    }
+
+    /// The rules at an interior node: natural limit, repetition. May tighten the window; returns a score when
+    /// the node is decided.
+    fn rules_at_node(&mut self, ply: usize, alpha: &mut i32, beta: &mut i32) -> Option<i32> {
+        let rules = &self.settings.rules;
+        if rules.natural_limit > 0
+            && self.pos.rule60() as u32 >= rules.natural_limit
+            && natural_limit_count(&self.pos, rules.counted_checks) >= rules.natural_limit
+        {
+            return Some(if self.pos.has_legal_move() { 0 } else { mated_in(ply) });
+        }
+        if !self.pos.may_repeat() {
+            return None;
+        }
+        let from = previous_occurrence(&self.pos)?;
+        let exact = occurrences(&self.pos).len() >= rules.repetitions.max(2) as usize;
+        if !exact && from <= self.root_ply {
+            return None;
+        }
+        let outcome = self.judge_cached(from);
+        match (outcome, exact) {
+            (Outcome::Draw, _) => Some(0),
+            (Outcome::Win, true) => Some(mate_in(ply)),
+            (Outcome::Loss, true) => Some(mated_in(ply)),
+            // A two-fold inside the tree is not final: the offender may still leave the cycle earlier. It
+            // only bounds the node (SPEC §4.4).
+            (Outcome::Win, false) => {
+                *alpha = (*alpha).max(-1);
+                (*alpha >= *beta).then_some(*alpha)
+            }
+            (Outcome::Loss, false) => {
+                *beta = (*beta).min(1);
+                (*alpha >= *beta).then_some(*beta)
+            }
+        }
+    }
+
+    /// Judges the cycle back to ply `from`, remembering verdicts by the cycle's positions.
+    fn judge_cached(&mut self, from: usize) -> Outcome {
+        let now = self.pos.ply();
+        let mut h = 0u64;
+        for p in from..=now {
+            h = h.rotate_left(7) ^ self.pos.key_at(p);
+        }
+        let slot = (h as usize) & (REP_CACHE - 1);
+        if self.rep_cache[slot].0 == h {
+            return self.rep_cache[slot].1;
+        }
+        let outcome = judge_for_side_to_move(&self.pos, from, &self.settings.rules);
+        self.rep_cache[slot] = (h, outcome);
+        outcome
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let next = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..next {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = next;
+    }
+
+    fn search<const PV: bool>(&mut self, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize, cut: bool) -> i32 {
+        if depth <= 0 {
+            return self.qsearch::<PV>(alpha, beta, ply);
+        }
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        if PV {
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        let in_check = self.pos.in_check();
+        if let Some(v) = self.rules_at_node(ply, &mut alpha, &mut beta) {
+            return v;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(&self.pos) };
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let excluded = self.stack[ply].excluded;
+        let key = self.pos.key();
+        let tt = if excluded.is_null() { self.shared.tt.probe(key) } else { None };
+        let tt_move = tt.map_or(Move::NULL, |e| e.mv);
+        let tt_score = tt.map(|e| from_tt(e.score, ply));
+        if let (false, Some(e), Some(s)) = (PV, tt, tt_score) {
+            let fits = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+                Bound::None => false,
+            };
+            if e.depth >= depth && fits && self.pos.rule60() < 100 {
+                return s;
+            }
+        }
+
+        let eval = if in_check {
+            -INF
+        } else {
+            let raw = match tt {
+                Some(e) if e.bound != Bound::None && e.eval.abs() < MATE_BOUND => e.eval,
+                _ => evaluate(&self.pos),
+            };
+            // A hash score that bounds the evaluation the right way is a better estimate.
+            match (tt, tt_score) {
+                (Some(e), Some(s)) if (e.bound == Bound::Lower && s > raw) || (e.bound == Bound::Upper && s < raw) => s,
+                _ => raw,
+            }
+        };
+        self.stack[ply].static_eval = eval;
+        let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].static_eval;
+        self.stack[ply + 1].killers = [Move::NULL; 2];
+        if ply + 2 <= MAX_PLY {
+            self.stack[ply + 2].killers = [Move::NULL; 2];
+        }
+
+        if !in_check && !PV && excluded.is_null() && !is_mate_score(beta) {
+            // Razoring: hopeless nodes go straight to quiescence.
+            if depth <= 3 && eval + 200 + 220 * depth * depth < alpha {
+                let v = self.qsearch::<false>(alpha - 1, alpha, ply);
+                if v < alpha {
+                    return v;
+                }
+            }
+            // Reverse futility.
+            let margin = 90 * depth - if improving { 60 } else { 0 };
+            if depth <= 8 && eval - margin >= beta && eval < MATE_BOUND {
+                return (eval + beta) / 2;
+            }
+            // Null move.
+            let us = self.pos.side_to_move();
+            if depth >= 3
+                && eval >= beta
+                && ply >= 1
+                && !self.stack[ply - 1].current.is_null()
+                && has_attackers(&self.pos, us)
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.stack[ply].current = Move::NULL;
+                self.stack[ply].piece = None;
+                self.stack[ply].cont = Histories::cont_index(None, 0);
+                self.pos.make_null_move();
+                let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut);
+                self.pos.unmake_null_move();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    let v = if v >= MATE_BOUND { beta } else { v };
+                    // Verify at high depth or with little material, where zugzwang bites.
+                    let few = self.pos.count(us, PieceType::Rook) + self.pos.count(us, PieceType::Cannon) == 0;
+                    if depth < 12 && !few {
+                        return v;
+                    }
+                    let w = self.search::<false>(beta - 1, beta, depth - r, ply, false);
+                    if w >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a hash move this node is probably not worth its full depth.
+        if tt_move.is_null() && depth >= 4 && (PV || cut) {
+            depth -= 1;
+        }
+
+        let us = self.pos.side_to_move();
+        let prev = if ply >= 1 { self.stack[ply - 1] } else { Frame::default() };
+        let counter = match prev.piece {
+            Some(p) if !prev.current.is_null() => self.hist.counter[p.index()][prev.current.to().index()],
+            _ => Move::NULL,
+        };
+        let mut picker = MovePicker::new(&self.pos, tt_move, self.stack[ply].killers, counter);
+        let mut best = -INF;
+        let mut best_move = Move::NULL;
+        let mut move_count = 0usize;
+        let mut quiets = MoveList::new();
+        let mut captures = MoveList::new();
+        let original_alpha = alpha;
+
+        loop {
+            let m = {
+                let cx = Context { pos: &self.pos, hist: &self.hist, cont: self.cont_tables(ply) };
+                match picker.next(&cx) {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            if m == excluded {
+                continue;
+            }
+            move_count += 1;
+            let capture = self.pos.is_capture(m);
+            let gives_check = self.pos.gives_check(m);
+            let piece = self.pos.piece_at(m.from());
+            let hist_score = if capture {
+                0
+            } else {
+                let p = piece.map_or(0, |p| p.index());
+                let t = m.to().index();
+                let [c1, c2] = self.cont_tables(ply);
+                self.hist.butterfly[us.index()][m.from().index()][t] as i32 + c1[p][t] as i32 + c2[p][t] as i32
+            };
+
+            // Shallow-depth pruning, once a move has saved us from being mated.
+            if best > -MATE_BOUND && has_attackers(&self.pos, us) {
+                let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
+                if !capture && !gives_check {
+                    let limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+                    if move_count > limit && depth <= 8 {
+                        picker.skip_quiets = true;
+                        continue;
+                    }
+                    if !in_check && lmr_depth <= 6 && eval + 120 + 110 * lmr_depth <= alpha {
+                        continue;
+                    }
+                    if lmr_depth <= 4 && hist_score < -3000 * depth {
+                        continue;
+                    }
+                    if !self.pos.see_ge(m, -40 * lmr_depth * lmr_depth) {
+                        continue;
+                    }
+                } else if depth <= 7 && !self.pos.see_ge(m, -110 * depth) {
+                    continue;
+                }
+            }
+
+            // Singular extension: is the hash move much better than everything else?
+            let mut extension = 0;
+            if m == tt_move && ply > 0 && depth >= 7 && excluded.is_null() {
+                if let (Some(e), Some(s)) = (tt, tt_score) {
+                    if e.depth >= depth - 3 && matches!(e.bound, Bound::Lower | Bound::Exact) && !is_mate_score(s) {
+                        let sbeta = s - 2 * depth;
+                        self.stack[ply].excluded = m;
+                        let v = self.search::<false>(sbeta - 1, sbeta, (depth - 1) / 2, ply, cut);
+                        self.stack[ply].excluded = Move::NULL;
+                        if self.stopped {
+                            return 0;
+                        }
+                        if v < sbeta {
+                            extension = 1;
+                        } else if sbeta >= beta {
+                            return sbeta;
+                        } else if s >= beta {
+                            extension = -1;
+                        }
+                    }
+                }
+            }
+
+            self.stack[ply].current = m;
+            self.stack[ply].piece = piece;
+            self.stack[ply].cont = Histories::cont_index(piece, m.to().index());
+            self.pos.make_move(m);
+            let new_depth = depth - 1 + extension;
+            let mut v;
+            if move_count == 1 {
+                v = -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, !PV && !cut);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && (!capture || !PV) {
+                    r = reduction(depth, move_count);
+                    r += (!PV) as i32 + cut as i32;
+                    r -= improving as i32 + gives_check as i32;
+                    r -= hist_score / 10000;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                v = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if v > alpha && r > 0 {
+                    v = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut);
+                }
+                if PV && v > alpha && v < beta {
+                    v = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+            if m != best_move {
+                if capture {
+                    captures.push(m);
+                } else {
+                    quiets.push(m);
+                }
+            }
+        }
+
+        if move_count == 0 {
+            // No legal move loses, in check or not; with an excluded move it is a fail-low.
+            return if excluded.is_null() { mated_in(ply) } else { alpha };
+        }
+        if best >= beta && !best_move.is_null() {
+            self.reward(ply, best_move, depth, &quiets, &captures);
+        }
+        if excluded.is_null() {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if PV && best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let e = if in_check { 0 } else { eval };
+            self.shared.tt.store(key, best_move, to_tt(best, ply), e, depth, bound, PV);
+        }
+        best
+    }
+
+    /// History, killer and counter-move updates after a cutoff by `best`.
+    fn reward(&mut self, ply: usize, best: Move, depth: i32, quiets: &MoveList, captures: &MoveList) {
+        let bonus = history::bonus(depth);
+        let us = self.pos.side_to_move().index();
+        let piece_of = |pos: &Position, m: Move| pos.piece_at(m.from()).map_or(0, |p| p.index());
+        let c1 = if ply >= 1 { self.stack[ply - 1].cont } else { Histories::cont_index(None, 0) };
+        let c2 = if ply >= 2 { self.stack[ply - 2].cont } else { Histories::cont_index(None, 0) };
+        if self.pos.is_capture(best) {
+            let victim = self.pos.piece_at(best.to()).map_or(0, |p| p.kind().index());
+            history::update(&mut self.hist.capture[piece_of(&self.pos, best)][best.to().index()][victim], bonus);
+        } else {
+            let k = &mut self.stack[ply].killers;
+            if k[0] != best {
+                k[1] = k[0];
+                k[0] = best;
+            }
+            let prev = self.stack.get(ply.wrapping_sub(1)).copied();
+            if let Some(Frame { current, piece: Some(p), .. }) = prev {
+                if !current.is_null() {
+                    self.hist.counter[p.index()][current.to().index()] = best;
+                }
+            }
+            for (m, b) in std::iter::once((best, bonus)).chain(quiets.iter().map(|&q| (q, -bonus))) {
+                let (p, f, t) = (piece_of(&self.pos, m), m.from().index(), m.to().index());
+                history::update(&mut self.hist.butterfly[us][f][t], b);
+                history::update(&mut self.hist.continuation[c1][p][t], b);
+                history::update(&mut self.hist.continuation[c2][p][t], b);
+            }
+        }
+        for &m in captures.iter() {
+            let victim = self.pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
+            history::update(&mut self.hist.capture[piece_of(&self.pos, m)][m.to().index()][victim], -bonus);
+        }
+    }
+
+    fn qsearch<const PV: bool>(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        if PV {
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        let mut beta = beta;
+        if let Some(v) = self.rules_at_node(ply, &mut alpha, &mut beta) {
+            return v;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(&self.pos) };
+        }
+        let key = self.pos.key();
+        let tt = self.shared.tt.probe(key);
+        if let (false, Some(e)) = (PV, tt) {
+            let s = from_tt(e.score, ply);
+            let fits = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+                Bound::None => false,
+            };
+            if fits {
+                return s;
+            }
+        }
+        let stand = if in_check {
+            -INF
+        } else {
+            let e = tt.map_or_else(
+                || evaluate(&self.pos),
+                |e| if e.eval.abs() < MATE_BOUND { e.eval } else { evaluate(&self.pos) },
+            );
+            if e >= beta {
+                return e;
+            }
+            e
+        };
+        let original_alpha = alpha;
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        let mut best_move = Move::NULL;
+        let mut picker = MovePicker::quiescence(&self.pos, tt.map_or(Move::NULL, |e| e.mv));
+        let mut any = false;
+        loop {
+            let m = {
+                let cx = Context { pos: &self.pos, hist: &self.hist, cont: self.cont_tables(ply) };
+                match picker.next(&cx) {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            any = true;
+            if !in_check {
+                // Delta pruning and losing captures.
+                let gain = self.pos.piece_at(m.to()).map_or(0, |p| p.kind().see_value());
+                if stand + gain + 200 < alpha && !self.pos.gives_check(m) {
+                    continue;
+                }
+                if !self.pos.see_ge(m, 0) {
+                    continue;
+                }
+            }
+            let piece = self.pos.piece_at(m.from());
+            self.stack[ply].current = m;
+            self.stack[ply].piece = piece;
+            self.stack[ply].cont = Histories::cont_index(piece, m.to().index());
+            self.pos.make_move(m);
+            let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        if in_check && !any {
+            return mated_in(ply);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if PV && best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { stand }, 0, bound, PV);
+        best
+    }
+
+    /// Searches the root moves from `pv_idx` on; keeps their scores and principal variations.
+    fn root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+        self.pv_len[0] = 0;
+        self.nodes += 1;
+        let mut best = -INF;
+        for i in self.pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            if self.main_thread() && self.shared.elapsed_ms() > 3000 {
+                self.listener.currmove(depth, m, i + 1);
+            }
+            let piece = self.pos.piece_at(m.from());
+            self.stack[0].current = m;
+            self.stack[0].piece = piece;
+            self.stack[0].cont = Histories::cont_index(piece, m.to().index());
+            self.seldepth = self.seldepth.max(1);
+            self.pos.make_move(m);
+            let mut v;
+            if i == self.pv_idx {
+                v = -self.search::<true>(-beta, -alpha, depth - 1, 1, false);
+            } else {
+                let r = if depth >= 4 && i >= self.pv_idx + 4 && !self.pos.in_check() { 1 } else { 0 };
+                v = -self.search::<false>(-alpha - 1, -alpha, depth - 1 - r, 1, true);
+                if v > alpha && r > 0 {
+                    v = -self.search::<false>(-alpha - 1, -alpha, depth - 1, 1, true);
+                }
+                if v > alpha && v < beta {
+                    v = -self.search::<true>(-beta, -alpha, depth - 1, 1, false);
+                }
+            }
+            self.pos.unmake_move();
+            if self.stopped {
+                break;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == self.pv_idx || v > alpha {
+                rm.score = v;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
+            } else {
+                rm.score = -INF;
+            }
+            if v > best {
+                best = v;
+            }
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        // Stable sort: ties keep the previous order.
+        let idx = self.pv_idx;
+        self.root_moves[idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        best
+    }
+
+    fn report(&self, depth: i32, line: usize, bound: Bound) {
+        let rm = &self.root_moves[line];
+        let elapsed = self.shared.elapsed_ms();
+        self.listener.info(&Info {
+            depth,
+            seldepth: rm.seldepth,
+            multipv: line + 1,
+            score: if rm.score == -INF { rm.prev_score } else { rm.score },
+            bound,
+            nodes: self.total_nodes(),
+            time_ms: elapsed,
+            hashfull: self.shared.tt.hashfull(),
+            pv: rm.pv.clone(),
+        });
+    }
+
+    fn iterate(&mut self) {
+        let max_depth = self.limits.depth.unwrap_or(MAX_PLY as i32 - 4).clamp(1, MAX_PLY as i32 - 4);
+        let lines = self.settings.multipv.clamp(1, self.root_moves.len());
+        let mut last_best = Move::NULL;
+        let mut stable = 0;
+        for depth in 1..=max_depth {
+            // Lazy SMP: helpers start at staggered depths so that threads spread over the tree.
+            if !self.main_thread() && depth > 1 && (depth + self.id as i32) % 3 == 0 && depth < max_depth {
+                continue;
+            }
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            for line in 0..lines {
+                self.pv_idx = line;
+                self.seldepth = 0;
+                let prev = self.root_moves[line].prev_score;
+                let mut delta = 30;
+                let (mut alpha, mut beta) =
+                    if depth >= 4 && prev.abs() < MATE_BOUND { (prev - delta, prev + delta) } else { (-INF, INF) };
+                loop {
+                    let v = self.root(alpha, beta, depth);
+                    if self.stopped {
+                        break;
+                    }
+                    if v <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (v - delta).max(-INF);
+                        if self.main_thread() && self.shared.elapsed_ms() > 2000 {
+                            self.report(depth, line, Bound::Upper);
+                        }
+                    } else if v >= beta {
+                        beta = (v + delta).min(INF);
+                        if self.main_thread() && self.shared.elapsed_ms() > 2000 {
+                            self.report(depth, line, Bound::Lower);
+                        }
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2;
+                }
+                if self.stopped {
+                    break;
+                }
+                let idx = line;
+                self.root_moves[..=idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = depth;
+            if !self.main_thread() {
+                continue;
+            }
+            for line in 0..lines {
+                self.report(depth, line, Bound::Exact);
+            }
+            // Stop conditions, main thread only.
+            let best = &self.root_moves[0];
+            if let Some(mate) = self.limits.mate {
+                if best.score >= MATE_BOUND && MATE - best.score < 2 * mate {
+                    break;
+                }
+            }
+            if best.mv == last_best {
+                stable += 1;
+            } else {
+                stable = 0;
+                last_best = best.mv;
+            }
+            let pondering = self.shared.pondering.load(Relaxed);
+            if let (Some(t), false, false) = (self.limits.time, self.limits.infinite, pondering) {
+                let elapsed = self.shared.elapsed_ms() as f64;
+                let soft = t.soft.as_millis() as f64;
+                // Spend less when the best move is stable, more when it keeps changing.
+                let scale = match stable {
+                    0 => 1.4,
+                    1 => 1.1,
+                    2..=3 => 0.9,
+                    _ => 0.7,
+                };
+                if elapsed >= soft * scale || self.root_moves.len() == 1 && depth >= 4 {
+                    break;
+                }
+                // An iteration takes about twice the last: do not start what cannot finish.
+                if elapsed >= soft * scale * 0.6 {
+                    break;
+                }
+            }
+            if best.score.abs() >= MATE_BOUND
+                && depth as i64 > (MATE - best.score.abs()) as i64 + 4
+                && !self.limits.infinite
+            {
+                // A mate has been proven with room to spare.
+                if self.limits.time.is_some() || self.limits.depth.is_none() {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// The legal root moves after `banned` and `only` are applied.
+fn root_moves(pos: &Position, settings: &Settings) -> Vec<Move> {
+    let all: Vec<Move> = pos.legal_moves().iter().copied().collect();
+    let mut moves: Vec<Move> = all.iter().copied().filter(|m| !settings.banned.contains(m)).collect();
+    if moves.is_empty() {
+        moves = all;
+    }
+    if !settings.only.is_empty() {
+        let only: Vec<Move> = moves.iter().copied().filter(|m| settings.only.contains(m)).collect();
+        if !only.is_empty() {
+            moves = only;
+        }
+    }
+    moves
+}
+
+/// Searches `pos` and returns the best move. Returns when a limit is reached or `shared.stop` is set; in
+/// infinite or ponder mode it waits for `stop` (or `ponderhit`) even after the search has finished.
+pub fn search(
+    pos: &Position,
+    limits: &Limits,
+    settings: &Settings,
+    shared: &Shared,
+    listener: &dyn Listener,
+) -> SearchResult {
+    *shared.start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    shared.nodes.store(0, Relaxed);
+    shared.tt.new_search();
+    let moves = root_moves(pos, settings);
+    if moves.is_empty() {
+        // No legal move: the side to move has lost (mate or stalemate).
+        wait_for_stop(limits, shared);
+        return SearchResult { best: None, ponder: None, score: mated_in(0), depth: 0, nodes: 0, pv: Vec::new() };
+    }
+    let threads = settings.threads.max(1);
+    let make_worker = |id: usize| Worker {
+        id,
+        pos: pos.clone(),
+        shared,
+        limits,
+        settings,
+        listener,
+        root_ply: pos.ply(),
+        root_moves: moves
+            .iter()
+            .map(|&mv| RootMove { mv, score: -INF, prev_score: -INF, pv: vec![mv], seldepth: 0 })
+            .collect(),
+        pv_idx: 0,
+        nodes: 0,
+        flushed: 0,
+        seldepth: 0,
+        stack: vec![Frame::default(); MAX_PLY + 2],
+        pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+        pv_len: [0; MAX_PLY + 1],
+        hist: Histories::new(),
+        rep_cache: vec![(0, Outcome::Draw); REP_CACHE],
+        completed_depth: 0,
+        stopped: false,
+    };
+    let mut main = make_worker(0);
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|id| {
+                let mut w = make_worker(id);
+                scope.spawn(move || {
+                    w.iterate();
+                    w.shared.nodes.fetch_add(w.nodes - w.flushed, Relaxed);
+                })
+            })
+            .collect();
+        main.iterate();
+        shared.nodes.fetch_add(main.nodes - main.flushed, Relaxed);
+        main.flushed = main.nodes;
+        wait_for_stop(limits, shared);
+        shared.stop.store(true, Relaxed);
+        for h in helpers {
+            let _ = h.join();
+        }
+    });
+    let best = &main.root_moves[0];
+    let score = if best.score == -INF { best.prev_score } else { best.score };
+    SearchResult {
+        best: Some(best.mv),
+        ponder: best.pv.get(1).copied(),
+        score,
+        depth: main.completed_depth,
+        nodes: if threads == 1 { main.nodes } else { shared.nodes() },
+        pv: best.pv.clone(),
+    }
+}
+
+/// In infinite and ponder mode the best move may only be sent after `stop` or `ponderhit`.
+fn wait_for_stop(limits: &Limits, shared: &Shared) {
+    while (limits.infinite || shared.pondering.load(Relaxed)) && !shared.stop.load(Relaxed) {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
