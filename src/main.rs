@@ -8,6 +8,8 @@ Usage:
   chuhan perft <depth> [--fen FEN] [--moves \"m1 m2 …\"] [--divide] [--threads N]
   chuhan judge --fen FEN --moves \"m1 m2 …\" [--rules chinese|asian] [--json]
   chuhan judge --pgn FILE [--rules chinese|asian] [--json]
+  chuhan analyze [--fen FEN] [--moves \"…\"] [--depth N | --movetime MS | --nodes N] [--multipv K]
+                 [--threads N] [--hash MB] [--rules chinese|asian] [--ascii]
   chuhan bench [depth]        fixed-depth search of fixed positions: Bench: <nodes> nodes <nps> nps
   chuhan help                 this text
 ";
@@ -22,6 +24,7 @@ fn main() -> ExitCode {
         Some("perft") => chuhan::tools::cli::perft(&args[1..]),
         Some("judge") => chuhan::tools::judge::run(&args[1..]),
         Some("bench") => chuhan::tools::bench::cli(&args[1..]),
+        Some("analyze") => chuhan::tools::analyze::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             Ok(())

@@ -440,7 +440,13 @@ impl Session {
             }
         };
         if let Some(depth) = g.perft {
-            crate::tools::perft::report(&self.pos, depth, self.options.threads, true, &mut OutWriter(self.out.clone(), Vec::new()));
+            crate::tools::perft::report(
+                &self.pos,
+                depth,
+                self.options.threads,
+                true,
+                &mut OutWriter(self.out.clone(), Vec::new()),
+            );
             return;
         }
         let mut only = Vec::new();

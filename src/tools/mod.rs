@@ -1,5 +1,6 @@
 //! Command-line tools: each subcommand of the `chuhan` binary lives here.
 
+pub mod analyze;
 pub mod bench;
 pub mod cli;
 pub mod json;

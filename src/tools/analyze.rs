@@ -1,0 +1,181 @@
+//! `chuhan analyze`: a board diagram, live search progress and principal variations in both notations.
+
+use super::cli::{position_from_args, Args};
+use crate::board::Position;
+use crate::notation::{to_chinese, Script};
+use crate::search::{self, is_mate_score, Info, Limits, Listener, Settings, Shared, MATE};
+use crate::time;
+use crate::tt::Bound;
+use crate::types::{Color, Move, Square};
+use std::io::IsTerminal;
+
+const RED: &str = "\x1b[1;31m";
+const BLACK: &str = "\x1b[1;37m";
+const DIM: &str = "\x1b[2m";
+const RESET: &str = "\x1b[0m";
+
+/// The board with Chinese pieces, Red at the bottom; coloured when `colour`.
+pub fn diagram(pos: &Position, colour: bool) -> String {
+    let paint = |code: &str, s: &str| if colour { format!("{code}{s}{RESET}") } else { s.to_string() };
+    let mut s = String::new();
+    s.push_str(&paint(DIM, "   1  2  3  4  5  6  7  8  9"));
+    s.push('\n');
+    for rank in (0..10u8).rev() {
+        s.push_str(&format!("{rank} "));
+        for file in 0..9u8 {
+            let cell = match pos.piece_at(Square::new(file, rank)) {
+                Some(p) if p.color() == Color::Red => paint(RED, &p.chinese().to_string()),
+                Some(p) => paint(BLACK, &p.chinese().to_string()),
+                None => paint(DIM, "＋"),
+            };
+            s.push_str(&cell);
+            if file < 8 {
+                s.push(' ');
+            }
+        }
+        s.push_str(&format!(" {rank}\n"));
+        if rank == 5 {
+            s.push_str(&paint(DIM, "  ────  楚 河      汉 界  ────"));
+            s.push('\n');
+        }
+    }
+    s.push_str(&paint(DIM, "   九 八 七 六 五 四 三 二 一"));
+    s.push('\n');
+    s.push_str(&paint(DIM, "   a  b  c  d  e  f  g  h  i"));
+    s
+}
+
+/// A score for people: `+1.25` (pawns, from the side to move), `mate in 3`, `mated in 2`.
+pub fn human_score(score: i32) -> String {
+    if is_mate_score(score) {
+        let plies = MATE - score.abs();
+        if score > 0 {
+            format!("mate in {}", (plies + 1) / 2)
+        } else {
+            format!("mated in {}", plies / 2)
+        }
+    } else {
+        format!("{:+.2}", score as f64 / 100.0)
+    }
+}
+
+/// The principal variation in Chinese notation, played out from `pos`.
+pub fn chinese_line(pos: &Position, pv: &[Move]) -> String {
+    let mut p = pos.clone();
+    let mut out = Vec::new();
+    for &m in pv {
+        if !p.is_legal(m) {
+            break;
+        }
+        out.push(to_chinese(&p, m, Script::Simplified));
+        p.make_move(m);
+    }
+    out.join(" ")
+}
+
+fn si(n: u64) -> String {
+    match n {
+        0..=9_999 => n.to_string(),
+        10_000..=9_999_999 => format!("{:.1}k", n as f64 / 1e3),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
+struct Printer {
+    pos: Position,
+    colour: bool,
+}
+
+impl Listener for Printer {
+    fn info(&self, i: &Info) {
+        let bound = match i.bound {
+            Bound::Lower => "≥",
+            Bound::Upper => "≤",
+            _ => "",
+        };
+        let iccs: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
+        let head = format!(
+            "depth {:>2}/{:<2} line {}  score {bound}{:<10} nodes {:>7}  nps {:>6}  time {:>6.1}s",
+            i.depth,
+            i.seldepth,
+            i.multipv,
+            human_score(i.score),
+            si(i.nodes),
+            si(i.nodes * 1000 / i.time_ms.max(1)),
+            i.time_ms as f64 / 1000.0
+        );
+        let chinese = chinese_line(&self.pos, &i.pv);
+        if self.colour {
+            println!("{head}\n    {}\n    {DIM}{chinese}{RESET}", iccs.join(" "));
+        } else {
+            println!("{head}\n    {}\n    {chinese}", iccs.join(" "));
+        }
+    }
+}
+
+/// `chuhan analyze [--fen FEN] [--moves …] [--depth N | --movetime MS | --nodes N] [--multipv K] [--threads N]
+/// [--hash MB] [--rules chinese|asian] [--ascii]`
+pub fn run(argv: &[String]) -> Result<(), String> {
+    let args = Args::parse(argv);
+    let known = ["fen", "moves", "depth", "movetime", "nodes", "multipv", "threads", "hash", "rules", "ascii"];
+    if let Some(f) = args.unknown(&known) {
+        return Err(format!("analyze: unknown flag --{f}"));
+    }
+    if let Some(p) = args.positional.first() {
+        return Err(format!("analyze: unexpected argument '{p}'"));
+    }
+    let pos = position_from_args(&args)?;
+    let depth = args.number("depth", 0i32, 0..=100)?;
+    let movetime = args.number("movetime", 0u64, 0..=86_400_000)?;
+    let nodes = args.number("nodes", 0u64, 0..=u64::MAX)?;
+    let mut settings = Settings {
+        multipv: args.number("multipv", 1usize, 1..=128)?,
+        threads: args.number("threads", 1usize, 1..=256)?,
+        ..Settings::default()
+    };
+    if let Some(r) = args.value("rules") {
+        settings.rules.set = r.parse()?;
+    }
+    let hash = args.number("hash", 64usize, 1..=65536)?;
+    let colour = !args.has("ascii") && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let limits = Limits {
+        depth: (depth > 0).then_some(depth),
+        nodes: (nodes > 0).then_some(nodes),
+        time: (movetime > 0).then(|| time::fixed(movetime, 0)),
+        // Without a limit: 20 plies.
+        ..Limits::default()
+    };
+    let limits = if limits.depth.is_none() && limits.nodes.is_none() && limits.time.is_none() {
+        Limits { depth: Some(20), ..limits }
+    } else {
+        limits
+    };
+
+    if args.has("ascii") {
+        println!("{pos}");
+    } else {
+        println!("{}", diagram(&pos, colour));
+        println!("{}  {} to move{}", pos.to_fen(), pos.side_to_move(), if pos.in_check() { ", in check" } else { "" });
+    }
+    let verdict = crate::rules::game_state(&pos, &settings.rules);
+    if verdict.is_over() {
+        println!("The game is over: {} — {}", verdict.result.describe(), verdict.reason.describe());
+        return Ok(());
+    }
+    let shared = Shared::new(hash);
+    let printer = Printer { pos: pos.clone(), colour };
+    let result = search::search(&pos, &limits, &settings, &shared, &printer);
+    match result.best {
+        Some(m) => {
+            println!(
+                "best move: {m} ({})  score {}  depth {}  nodes {}",
+                to_chinese(&pos, m, Script::Simplified),
+                human_score(result.score),
+                result.depth,
+                result.nodes
+            );
+        }
+        None => println!("no legal move: {} has lost", pos.side_to_move()),
+    }
+    Ok(())
+}

@@ -1,0 +1,504 @@
+//! Transcripts of both dialects against the real binary: every command, commands in mid-search, bad input,
+//! and whole games played by a GUI-like client with clocks.
+
+mod common;
+
+use chuhan::rules::{game_state, Rules};
+use chuhan::{Move, Position};
+use rand::Rng;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn chuhan");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(l) = line else { break };
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, stdin, lines }
+    }
+
+    fn send(&mut self, s: &str) {
+        writeln!(self.stdin, "{s}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn send_bytes(&mut self, b: &[u8]) {
+        self.stdin.write_all(b).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Reads lines until one satisfies `done` (returned last) or `timeout` passes (panics).
+    fn until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    let stop = done(&l);
+                    got.push(l);
+                    if stop {
+                        return got;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("timed out after {timeout:?}; got {got:?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("engine exited; got {got:?}"),
+            }
+        }
+    }
+
+    fn expect_line(&mut self, line: &str) -> Vec<String> {
+        self.until(Duration::from_secs(10), |l| l == line)
+    }
+
+    /// The lines that arrive within `d`.
+    fn lines_for(&mut self, d: Duration) -> Vec<String> {
+        let deadline = Instant::now() + d;
+        let mut got = Vec::new();
+        while let Ok(l) = self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            got.push(l);
+        }
+        got
+    }
+
+    fn exit_code(mut self) -> i32 {
+        drop(self.stdin);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code().unwrap_or(-1);
+            }
+            assert!(Instant::now() < deadline, "engine did not exit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+fn bestmove_of(lines: &[String]) -> &str {
+    lines.last().unwrap().split_whitespace().nth(1).unwrap()
+}
+
+#[test]
+fn ucci_handshake_and_idle_commands() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    let hs = e.expect_line("ucciok");
+    assert!(hs[0].starts_with("id name Chuhan"), "{hs:?}");
+    assert!(hs.contains(&"option usemillisec type check default false".to_string()), "{hs:?}");
+    assert!(hs.iter().any(|l| l.starts_with("option hashsize type spin")), "{hs:?}");
+    assert!(hs.iter().all(|l| !l.starts_with("option name")), "UCCI options have no 'name': {hs:?}");
+    e.send("isready");
+    e.expect_line("readyok");
+    // stop while idle is answered with nobestmove (UCCI spec).
+    e.send("stop");
+    e.expect_line("nobestmove");
+    // Standard options this engine does not use are accepted with a note; bad values are refused.
+    e.send("setoption usebook false");
+    assert!(e.until(Duration::from_secs(5), |l| l.starts_with("info string"))[0].contains("not used"));
+    e.send("setoption hashsize 100000000");
+    assert!(e.until(Duration::from_secs(5), |l| l.starts_with("info string"))[0].contains("out of range"));
+    e.send("setoption newgame");
+    e.send("uccinewgame");
+    e.send("probe startpos");
+    e.expect_line("pophash");
+    e.send("position startpos moves h2e2");
+    e.send("d");
+    let d = e.until(Duration::from_secs(5), |l| l.starts_with("Key:"));
+    assert!(
+        d.iter().any(|l| l.starts_with("Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b")),
+        "{d:?}"
+    );
+    e.send("eval");
+    e.until(Duration::from_secs(5), |l| l.starts_with("phase"));
+    e.send("quit");
+    e.expect_line("bye");
+    assert_eq!(e.exit_code(), 0);
+}
+
+#[test]
+fn uci_handshake_and_search_output() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let hs = e.expect_line("uciok");
+    assert!(hs.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()), "{hs:?}");
+    assert!(hs.contains(&"option name Rules type combo default chinese var chinese var asian".to_string()));
+    e.send("setoption name Hash value 32");
+    e.send("setoption name Threads value 2");
+    e.send("setoption name MultiPV value 2");
+    e.send("ucinewgame");
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go depth 6");
+    let out = e.until(Duration::from_secs(30), |l| l.starts_with("bestmove"));
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert!(infos.iter().any(|l| l.contains(" multipv 2 ")), "{out:?}");
+    for l in &infos {
+        assert!(l.contains(" score cp ") || l.contains(" score mate "), "{l}");
+        assert!(l.contains(" nodes ") && l.contains(" nps ") && l.contains(" time ") && l.contains(" pv "), "{l}");
+    }
+    let mut pos = Position::startpos();
+    for m in ["h2e2", "h9g7"] {
+        pos.make_move(m.parse().unwrap());
+    }
+    let best: Move = bestmove_of(&out).parse().unwrap();
+    assert!(pos.is_legal(best));
+    assert!(out.last().unwrap().contains(" ponder "), "{out:?}");
+    e.send("quit");
+    assert_eq!(e.exit_code(), 0);
+}
+
+#[test]
+fn stop_isready_and_queue_during_a_search() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect_line("uciok");
+    e.send("position startpos");
+    e.send("go infinite");
+    e.until(Duration::from_secs(10), |l| l.starts_with("info depth 5"));
+    // isready is answered during the search, which goes on.
+    e.send("isready");
+    e.expect_line("readyok");
+    // Commands for later are queued, not dropped and not obeyed early.
+    e.send("position startpos moves b0c2");
+    e.send("go depth 2");
+    let meanwhile = e.lines_for(Duration::from_millis(200));
+    assert!(meanwhile.iter().all(|l| !l.starts_with("bestmove")), "{meanwhile:?}");
+    let t = Instant::now();
+    e.send("stop");
+    let first = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+    let latency = t.elapsed();
+    assert!(latency < Duration::from_millis(500), "stop took {latency:?}");
+    assert!(Position::startpos().is_legal(bestmove_of(&first).parse().unwrap()));
+    // Then the queued search runs on the queued position.
+    let second = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+    let mut pos = Position::startpos();
+    pos.make_move("b0c2".parse().unwrap());
+    assert!(pos.is_legal(bestmove_of(&second).parse().unwrap()), "{second:?}");
+    // quit in mid-search ends the engine.
+    e.send("go infinite");
+    e.until(Duration::from_secs(10), |l| l.starts_with("info depth 3"));
+    e.send("quit");
+    assert_eq!(e.exit_code(), 0);
+}
+
+#[test]
+fn ucci_clock_units() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.expect_line("ucciok");
+    e.send("position startpos");
+    // Seconds by default: 1 s for the whole game is very little time.
+    let t = Instant::now();
+    e.send("go time 1 increment 0");
+    let out = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+    assert!(t.elapsed() < Duration::from_millis(900), "{:?}", t.elapsed());
+    assert!(out.iter().filter(|l| l.starts_with("info depth")).all(|l| !l.contains(" cp ")), "bare scores: {out:?}");
+    // In seconds, 100 is a lot: the engine thinks for a while.
+    let t = Instant::now();
+    e.send("go time 100 increment 0");
+    e.until(Duration::from_secs(20), |l| l.starts_with("bestmove"));
+    assert!(t.elapsed() > Duration::from_millis(400), "{:?}", t.elapsed());
+    // With usemillisec, 100 is a tenth of a second.
+    e.send("setoption usemillisec true");
+    let t = Instant::now();
+    e.send("go time 100 increment 0");
+    e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+    assert!(t.elapsed() < Duration::from_millis(200), "{:?}", t.elapsed());
+    e.send("quit");
+    e.expect_line("bye");
+}
+
+#[test]
+fn mate_stalemate_and_mate_scores() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect_line("uciok");
+    // Checkmated side to move: red's rook on e9 is protected... black king d9 mated by rook e9? Use stalemate N01.
+    e.send("position fen 3k5/2P6/9/9/9/9/9/9/9/4K4 b - - 0 1");
+    e.send("go depth 5");
+    let out = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+    assert_eq!(out[out.len() - 2..], ["info depth 0 score mate 0".to_string(), "bestmove (none)".to_string()]);
+    // Mate in one: Ri0-i9#.
+    e.send("position fen 3k5/2P6/9/9/9/9/9/9/9/4K3R w - - 0 1");
+    e.send("go depth 4");
+    let out = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+    assert!(out.iter().any(|l| l.contains("score mate 1 ")), "{out:?}");
+    assert_eq!(bestmove_of(&out), "i0i9");
+    e.send("quit");
+
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.expect_line("ucciok");
+    e.send("position fen 3k5/2P6/9/9/9/9/9/9/9/4K4 b - - 0 1");
+    e.send("go depth 5");
+    e.expect_line("nobestmove");
+    e.send("position fen 3k5/2P6/9/9/9/9/9/9/9/4K3R w - - 0 1");
+    e.send("go depth 4");
+    let out = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+    assert!(out.iter().any(|l| l.contains(" score 9999 ")), "{out:?}");
+    e.send("quit");
+    e.expect_line("bye");
+}
+
+#[test]
+fn banmoves_and_searchmoves() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.expect_line("ucciok");
+    e.send("position startpos");
+    e.send("go depth 4");
+    let first = bestmove_of(&e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"))).to_string();
+    e.send(&format!("banmoves {first}"));
+    e.send("go depth 4");
+    let second = bestmove_of(&e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"))).to_string();
+    assert_ne!(first, second);
+    // A new position clears the bans.
+    e.send("position startpos");
+    e.send("banmoves h2h9");
+    e.send("go depth 1");
+    e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+    e.send("quit");
+
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect_line("uciok");
+    e.send("position startpos");
+    e.send("go depth 5 searchmoves a3a4 i3i4");
+    let best = bestmove_of(&e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"))).to_string();
+    assert!(best == "a3a4" || best == "i3i4", "{best}");
+    e.send("quit");
+}
+
+#[test]
+fn draw_offers() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.expect_line("ucciok");
+    // A dead draw (advisors only): accept.
+    e.send("position fen 3ak4/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1");
+    e.send("go draw depth 4");
+    let out = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+    assert!(out.last().unwrap().ends_with(" draw"), "{out:?}");
+    // A rook up: refuse.
+    e.send("position fen 3ak4/9/9/9/9/9/9/9/4A4/R2AK4 w - - 0 1");
+    e.send("go draw depth 4");
+    let out = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+    assert!(!out.last().unwrap().contains("draw"), "{out:?}");
+    e.send("quit");
+}
+
+#[test]
+fn pondering() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect_line("uciok");
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go ponder wtime 2000 btime 2000");
+    // While pondering nothing is decided, however long it takes.
+    e.until(Duration::from_secs(10), |l| l.starts_with("info depth 4"));
+    std::thread::sleep(Duration::from_millis(600));
+    e.send("isready");
+    let lines = e.expect_line("readyok");
+    assert!(lines.iter().all(|l| !l.starts_with("bestmove")), "{lines:?}");
+    // After ponderhit the clock runs: an answer within the move's budget.
+    let t = Instant::now();
+    e.send("ponderhit");
+    e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+    assert!(t.elapsed() < Duration::from_millis(1000), "{:?}", t.elapsed());
+    e.send("quit");
+}
+
+#[test]
+fn bad_input_is_reported_and_the_engine_goes_on() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect_line("uciok");
+    let cases: [(&str, &str); 9] = [
+        ("position fen nonsense", "bad FEN"),
+        ("position startpos moves h2e2 h2e2", "move 'h2e2'"),
+        ("position sideways", "expected 'startpos'"),
+        ("setoption name Hash value -5", "not a number"),
+        ("setoption name Threads value 0x", "not a number"),
+        ("setoption name NoSuchOption value 1", "unknown option"),
+        ("frobnicate now", "unknown command 'frobnicate'"),
+        ("go depth", "needs a non-negative number"),
+        ("go sideways 7", "unknown parameter"),
+    ];
+    for (cmd, needle) in cases {
+        e.send(cmd);
+        let l = e.until(Duration::from_secs(5), |l| l.starts_with("info string"));
+        assert!(l.last().unwrap().contains(needle), "{cmd}: {l:?}");
+    }
+    // A go that cannot run still answers.
+    e.send("go depth x");
+    e.until(Duration::from_secs(5), |l| l == "bestmove (none)");
+    // Empty lines, CRLF, control bytes, invalid UTF-8, a very long line.
+    e.send("");
+    e.send_bytes(b"isready\r\n");
+    e.expect_line("readyok");
+    e.send_bytes(b"\x00\x01\xff\xfe garbage\n");
+    e.until(Duration::from_secs(5), |l| l.starts_with("info string error: unknown command"));
+    let long = format!("position startpos moves {}", "h2e2 ".repeat(20_000));
+    e.send(&long);
+    e.until(Duration::from_secs(5), |l| l.starts_with("info string error"));
+    // The position is the last good one: the start.
+    e.send("go depth 1");
+    let out = e.until(Duration::from_secs(5), |l| l.starts_with("bestmove"));
+    assert!(Position::startpos().is_legal(bestmove_of(&out).parse().unwrap()));
+    e.send("quit");
+    assert_eq!(e.exit_code(), 0);
+}
+
+#[test]
+fn fuzzed_commands_never_end_the_loop() {
+    let mut rng = common::rng(31);
+    let words = [
+        "uci",
+        "ucci",
+        "isready",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "go",
+        "depth",
+        "nodes",
+        "time",
+        "movetime",
+        "infinite",
+        "stop",
+        "ponderhit",
+        "setoption",
+        "name",
+        "value",
+        "Hash",
+        "banmoves",
+        "probe",
+        "d",
+        "eval",
+        "h2e2",
+        "h9g7",
+        "0",
+        "-1",
+        "99999999999",
+        "wtime",
+        "btime",
+        "searchmoves",
+        "draw",
+        "ponder",
+        "perft",
+        "x",
+        "",
+    ];
+    let mut e = Engine::start();
+    for _ in 0..400 {
+        let n = rng.gen_range(0..6);
+        let mut line: Vec<String> = (0..n).map(|_| words[rng.gen_range(0..words.len())].to_string()).collect();
+        if rng.gen_bool(0.1) {
+            line.push((0..rng.gen_range(1..20)).map(|_| rng.gen_range(0x20u8..0x7f) as char).collect());
+        }
+        let mut text = line.join(" ");
+        // Never ask for an endless search or a slow one in the fuzz.
+        if text.starts_with("go") || text.starts_with("bench") {
+            text = "go depth 1".to_string();
+        }
+        if text.starts_with("quit") {
+            continue;
+        }
+        e.send(&text);
+        if text == "stop" || text.starts_with("ponderhit") {
+            continue;
+        }
+    }
+    e.send("stop");
+    e.send("isready");
+    e.until(Duration::from_secs(30), |l| l == "readyok");
+    e.send("quit");
+    assert_eq!(e.exit_code(), 0);
+}
+
+/// A GUI-like client: plays a whole game between two engine processes with real clocks, checks every move,
+/// and fails on an illegal move or a flag fall.
+fn play_game(red_ucci: bool, black_ucci: bool, base_ms: u64, inc_ms: u64) -> usize {
+    let mut engines = [Engine::start(), Engine::start()];
+    let dialects = [red_ucci, black_ucci];
+    for (e, &ucci) in engines.iter_mut().zip(&dialects) {
+        e.send(if ucci { "ucci" } else { "uci" });
+        e.expect_line(if ucci { "ucciok" } else { "uciok" });
+        if ucci {
+            e.send("setoption usemillisec true");
+            e.send("setoption newgame");
+        } else {
+            e.send("ucinewgame");
+        }
+    }
+    let mut pos = Position::startpos();
+    let mut moves: Vec<String> = Vec::new();
+    let mut clocks = [base_ms as i64, base_ms as i64];
+    let rules = Rules::default();
+    for ply in 0..160 {
+        if game_state(&pos, &rules).is_over() {
+            return ply;
+        }
+        let side = pos.side_to_move().index();
+        let e = &mut engines[side];
+        let position = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        e.send(&position);
+        let go = if dialects[side] {
+            format!("go time {} increment {inc_ms} opptime {} oppincrement {inc_ms}", clocks[side], clocks[1 - side])
+        } else {
+            format!("go wtime {} btime {} winc {inc_ms} binc {inc_ms}", clocks[0], clocks[1])
+        };
+        let t = Instant::now();
+        e.send(&go);
+        let out = e.until(Duration::from_secs(30), |l| l.starts_with("bestmove") || l == "nobestmove");
+        let used = t.elapsed().as_millis() as i64;
+        clocks[side] -= used;
+        assert!(clocks[side] > 0, "side {side} lost on time at ply {ply} (used {used} ms)");
+        clocks[side] += inc_ms as i64;
+        let text = bestmove_of(&out).to_string();
+        let m: Move = text.parse().unwrap_or_else(|_| panic!("unreadable bestmove {out:?}"));
+        assert!(pos.is_legal(m), "illegal move {m} at ply {ply} in {}", pos.to_fen());
+        pos.make_move(m);
+        moves.push(text);
+    }
+    for mut e in engines {
+        e.send("quit");
+        e.exit_code();
+    }
+    160
+}
+
+#[test]
+fn full_games_over_both_dialects() {
+    let plies = play_game(true, false, 2500, 30);
+    assert!(plies > 10, "the game ended after {plies} plies");
+    let plies = play_game(false, true, 2500, 30);
+    assert!(plies > 10);
+}
