@@ -10,6 +10,9 @@ Usage:
   chuhan judge --pgn FILE [--rules chinese|asian] [--json]
   chuhan analyze [--fen FEN] [--moves \"…\"] [--depth N | --movetime MS | --nodes N] [--multipv K]
                  [--threads N] [--hash MB] [--rules chinese|asian] [--ascii]
+  chuhan match --engine cmd=PATH [proto=uci|ucci] [name=N] [option.X=V]… --engine … (--tc 10+0.1 | --movetime MS
+               | --nodes N | --depth D) [--games N] [--concurrency K] [--openings FILE] [--rules chinese|asian]
+               [--pgn FILE] [--json FILE] [--sprt \"elo0=0 elo1=5 alpha=0.05 beta=0.05\"] [--resign …] [--draw …]
   chuhan bench [depth]        fixed-depth search of fixed positions: Bench: <nodes> nodes <nps> nps
   chuhan help                 this text
 ";
@@ -25,6 +28,7 @@ fn main() -> ExitCode {
         Some("judge") => chuhan::tools::judge::run(&args[1..]),
         Some("bench") => chuhan::tools::bench::cli(&args[1..]),
         Some("analyze") => chuhan::tools::analyze::run(&args[1..]),
+        Some("match") => chuhan::tools::arena::cli(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             Ok(())

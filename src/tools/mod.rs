@@ -1,6 +1,7 @@
 //! Command-line tools: each subcommand of the `chuhan` binary lives here.
 
 pub mod analyze;
+pub mod arena;
 pub mod bench;
 pub mod cli;
 pub mod json;

@@ -1,0 +1,803 @@
+//! `chuhan match`: engine-vs-engine matches with Chinese-rules adjudication.
+//!
+//! Workers each own one process per engine (started once, restarted after a crash or a hang) and play game
+//! pairs: every opening twice, colours swapped. The referee ends games (mate, stalemate, repetition verdicts,
+//! natural limit, material); so do illegal moves, flag falls, crashes, resignations, agreed draws, score
+//! adjudication and the length limit. The main thread collects results, prints progress, writes the PGN and
+//! JSON, and stops the match as soon as an SPRT decides.
+
+pub mod engine;
+pub mod openings;
+pub mod stats;
+
+use super::cli::Args;
+use super::json::Json;
+use crate::board::Position;
+use crate::rules::{game_state, GameResult, Reason, Rules};
+use crate::types::{Color, Move};
+use engine::{Engine, EngineSpec, Failure, GoParams, Proto};
+use openings::Opening;
+use stats::{Decision, Sprt, Tally};
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::mpsc::{channel, Sender};
+use std::time::Duration;
+
+/// `moves/base+increment` in seconds (`40/60+0.5`, `10+0.1`, `60`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub moves: Option<u32>,
+    pub base_ms: u64,
+    pub inc_ms: u64,
+}
+
+impl TimeControl {
+    pub fn parse(text: &str) -> Result<TimeControl, String> {
+        let bad = || format!("--tc '{text}' is not [moves/]seconds[+increment], like 10+0.1 or 40/60");
+        let (moves, rest) = match text.split_once('/') {
+            Some((m, r)) => (Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(bad)?), r),
+            None => (None, text),
+        };
+        let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
+        let secs = |s: &str| s.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0).ok_or_else(bad);
+        let (base, inc) = (secs(base)?, secs(inc)?);
+        if base <= 0.0 {
+            return Err(bad());
+        }
+        Ok(TimeControl { moves, base_ms: (base * 1000.0) as u64, inc_ms: (inc * 1000.0) as u64 })
+    }
+
+    pub fn pgn(&self) -> String {
+        let base = self.base_ms as f64 / 1000.0;
+        let inc = self.inc_ms as f64 / 1000.0;
+        match self.moves {
+            Some(m) => format!("{m}/{base}+{inc}"),
+            None => format!("{base}+{inc}"),
+        }
+    }
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub engines: [EngineSpec; 2],
+    pub games: u64,
+    pub concurrency: usize,
+    pub tc: Option<TimeControl>,
+    pub movetime: Option<u64>,
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    pub openings: Vec<Opening>,
+    pub rules: Rules,
+    pub pgn: Option<String>,
+    pub json: Option<String>,
+    pub sprt: Option<Sprt>,
+    /// (consecutive moves, score): both engines agree one side is lost.
+    pub resign: Option<(u32, i32)>,
+    /// (from move number, consecutive moves, score): both engines see a draw.
+    pub draw: Option<(u32, u32, i32)>,
+    /// Full moves after which the game is a draw.
+    pub max_moves: Option<u32>,
+    /// Time a flag may overrun, in ms.
+    pub margin_ms: u64,
+    /// How long to wait for a move under a depth or node limit before calling the engine hung.
+    pub hang_timeout: Duration,
+    pub event: String,
+    pub quiet: bool,
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// 0-based game number.
+    pub index: u64,
+    /// Which engine played Red (0 or 1).
+    pub red: usize,
+    pub fen: String,
+    pub moves: Vec<Move>,
+    pub result: GameResult,
+    pub reason: String,
+}
+
+impl GameRecord {
+    /// Points of engine 0.
+    pub fn points_first(&self) -> f64 {
+        let red_points = match self.result {
+            GameResult::RedWins => 1.0,
+            GameResult::BlackWins => 0.0,
+            _ => 0.5,
+        };
+        if self.red == 0 {
+            red_points
+        } else {
+            1.0 - red_points
+        }
+    }
+}
+
+fn reason_text(r: Reason) -> &'static str {
+    match r {
+        Reason::Checkmate => "checkmate",
+        Reason::Stalemate => "stalemate",
+        Reason::PerpetualCheck => "perpetual check",
+        Reason::ForbiddenRepetition => "forbidden repetition",
+        Reason::RepetitionDraw => "repetition draw",
+        Reason::NaturalLimit => "natural move limit",
+        Reason::InsufficientMaterial => "insufficient material",
+        Reason::Unfinished => "unfinished",
+    }
+}
+
+/// A worker's engines: started on first use, dropped (killed) after a failure so the next game restarts them.
+struct Seats<'a> {
+    specs: &'a [EngineSpec; 2],
+    engines: [Option<Engine>; 2],
+}
+
+impl Seats<'_> {
+    fn get(&mut self, i: usize) -> Result<&mut Engine, String> {
+        if self.engines[i].is_none() {
+            self.engines[i] = Some(Engine::start(&self.specs[i])?);
+        }
+        Ok(self.engines[i].as_mut().expect("just started"))
+    }
+
+    fn drop_engine(&mut self, i: usize) {
+        if let Some(mut e) = self.engines[i].take() {
+            e.kill();
+        }
+    }
+}
+
+/// The moves the referee would punish at once: UCCI engines are told with `banmoves`.
+fn losing_repetitions(pos: &Position, rules: &Rules) -> Vec<Move> {
+    if !pos.may_repeat() && pos.ply() < 4 {
+        return Vec::new();
+    }
+    let mover = pos.side_to_move();
+    let mut p = pos.clone();
+    let mut banned = Vec::new();
+    let legal = pos.legal_moves();
+    for &m in legal.iter() {
+        p.make_move(m);
+        let v = game_state(&p, rules);
+        if matches!(v.reason, Reason::PerpetualCheck | Reason::ForbiddenRepetition)
+            && v.result == GameResult::win_for(!mover)
+        {
+            banned.push(m);
+        }
+        p.unmake_move();
+    }
+    if banned.len() == legal.len() {
+        banned.clear();
+    }
+    banned
+}
+
+/// Plays one game; `None` if the match was stopped meanwhile. `Err` when an engine cannot be started at all.
+fn play_game(
+    seats: &mut Seats,
+    cfg: &Config,
+    index: u64,
+    red: usize,
+    opening: &Opening,
+    stop: &AtomicBool,
+) -> Result<Option<GameRecord>, String> {
+    let mut pos = opening.position();
+    let mut moves = opening.moves.clone();
+    for i in 0..2 {
+        if seats.get(i)?.new_game().is_err() {
+            seats.drop_engine(i);
+            seats.get(i)?.new_game().map_err(|f| format!("{} failed to start a game: {f:?}", cfg.engines[i].name))?;
+        }
+    }
+    let base = cfg.tc.map_or(0, |t| t.base_ms) as i64;
+    let inc = cfg.tc.map_or(0, |t| t.inc_ms) as i64;
+    let mut clock = [base, base];
+    let mut made = [0u32; 2];
+    let mut offer: Option<Color> = None;
+    let mut resign_runs = [(0u32, 0u32); 2]; // (consecutive hopeless, consecutive winning) per side
+    let mut draw_runs = [0u32; 2];
+    let start_ply = pos.ply();
+    let finish = |result: GameResult, reason: String, moves: Vec<Move>| {
+        Ok(Some(GameRecord { index, red, fen: opening.fen.clone(), moves, result, reason }))
+    };
+    loop {
+        if stop.load(Relaxed) {
+            return Ok(None);
+        }
+        let v = game_state(&pos, &cfg.rules);
+        if v.is_over() {
+            return finish(v.result, reason_text(v.reason).to_string(), moves);
+        }
+        if let Some(max) = cfg.max_moves {
+            if (pos.ply() - start_ply) as u32 >= 2 * max {
+                return finish(GameResult::Draw, "maximum length".into(), moves);
+            }
+        }
+        let side = pos.side_to_move();
+        let who = if side == Color::Red { red } else { 1 - red };
+        let lose = |why: String, moves: Vec<Move>| finish(GameResult::win_for(!side), why, moves);
+        let banned =
+            if cfg.engines[who].proto == Proto::Ucci { losing_repetitions(&pos, &cfg.rules) } else { Vec::new() };
+        let moves_to_go = cfg.tc.and_then(|t| t.moves).map(|m| m - made[side.index()] % m);
+        let params = GoParams {
+            clocks: cfg.tc.map(|_| [(clock[0].max(1) as u64, inc as u64), (clock[1].max(1) as u64, inc as u64)]),
+            moves_to_go,
+            movetime: cfg.movetime,
+            depth: cfg.depth,
+            nodes: cfg.nodes,
+            draw_offer: offer == Some(!side),
+        };
+        let timeout = if cfg.tc.is_some() {
+            Duration::from_millis(clock[side.index()].max(0) as u64 + cfg.margin_ms)
+        } else if let Some(mt) = cfg.movetime {
+            Duration::from_millis(mt + cfg.margin_ms.max(1000))
+        } else {
+            cfg.hang_timeout
+        };
+        let red_to_move = side == Color::Red;
+        let engine = seats.get(who)?;
+        let reply = engine.go(&opening.fen, &moves, &banned, red_to_move, &params, timeout);
+        let reply = match reply {
+            Ok(r) => r,
+            Err(Failure::Crashed) => {
+                seats.drop_engine(who);
+                return lose(format!("{} crashed", cfg.engines[who].name), moves);
+            }
+            Err(Failure::TimedOut) => {
+                seats.drop_engine(who);
+                let why = if cfg.tc.is_some() || cfg.movetime.is_some() { "time forfeit" } else { "engine hung" };
+                return lose(format!("{why} ({})", cfg.engines[who].name), moves);
+            }
+        };
+        let used = reply.elapsed.as_millis() as i64;
+        let limit = cfg.tc.map(|_| clock[side.index()]).or(cfg.movetime.map(|m| m as i64));
+        if let Some(l) = limit {
+            if used > l + cfg.margin_ms as i64 {
+                seats.drop_engine(who);
+                return lose(format!("time forfeit ({})", cfg.engines[who].name), moves);
+            }
+        }
+        if reply.resign {
+            return lose(format!("{} resigns", cfg.engines[who].name), moves);
+        }
+        let Some(text) = reply.text else {
+            return lose(format!("{} gave no move", cfg.engines[who].name), moves);
+        };
+        let m = match cfg.engines[who].read_move(&text) {
+            Some(m) if pos.is_legal(m) => m,
+            _ => return lose(format!("illegal move {text} ({})", cfg.engines[who].name), moves),
+        };
+        pos.make_move(m);
+        moves.push(m);
+        made[side.index()] += 1;
+        if cfg.tc.is_some() {
+            clock[side.index()] += inc - used;
+            if let Some(per) = cfg.tc.and_then(|t| t.moves) {
+                if made[side.index()] % per == 0 {
+                    clock[side.index()] += base;
+                }
+            }
+        }
+        // Draw offers: two in a row agree a draw.
+        if reply.draw {
+            if offer == Some(!side) {
+                return finish(GameResult::Draw, "draw agreed".into(), moves);
+            }
+            offer = Some(side);
+        } else if offer == Some(!side) {
+            offer = None;
+        }
+        // Score adjudication: both engines must agree.
+        if let Some(score) = reply.score {
+            let s = side.index();
+            if let Some((count, threshold)) = cfg.resign {
+                resign_runs[s] = (
+                    if score <= -threshold { resign_runs[s].0 + 1 } else { 0 },
+                    if score >= threshold { resign_runs[s].1 + 1 } else { 0 },
+                );
+                for c in Color::ALL {
+                    if resign_runs[c.index()].0 >= count && resign_runs[(!c).index()].1 >= count {
+                        return finish(GameResult::win_for(!c), "adjudication: resign score".into(), moves);
+                    }
+                }
+            }
+            if let Some((from_move, count, threshold)) = cfg.draw {
+                let full_moves = ((pos.ply() - start_ply) / 2) as u32;
+                draw_runs[s] = if full_moves >= from_move && score.abs() <= threshold { draw_runs[s] + 1 } else { 0 };
+                if draw_runs[0] >= count && draw_runs[1] >= count {
+                    return finish(GameResult::Draw, "adjudication: draw score".into(), moves);
+                }
+            }
+        }
+    }
+}
+
+/// Today's date as PGN writes it.
+fn pgn_date() -> String {
+    let days =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86400) as i64;
+    // Civil from days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + (m <= 2) as i64;
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// A game in PGN: standard xiangqi tags, moves in ICCS (`H2-E2`).
+pub fn to_pgn(g: &GameRecord, cfg: &Config, date: &str) -> String {
+    let names = [&cfg.engines[0].name, &cfg.engines[1].name];
+    let (red, black) = (names[g.red], names[1 - g.red]);
+    let mut s = String::new();
+    s.push_str(&format!("[Event \"{}\"]\n[Site \"?\"]\n[Date \"{date}\"]\n[Round \"{}\"]\n", cfg.event, g.index + 1));
+    s.push_str(&format!("[Red \"{red}\"]\n[Black \"{black}\"]\n[Result \"{}\"]\n", g.result.pgn()));
+    if g.fen != crate::board::START_FEN {
+        s.push_str(&format!("[FEN \"{}\"]\n", g.fen));
+    }
+    s.push_str("[Format \"ICCS\"]\n");
+    if let Some(tc) = cfg.tc {
+        s.push_str(&format!("[TimeControl \"{}\"]\n", tc.pgn()));
+    }
+    s.push_str(&format!("[Termination \"{}\"]\n\n", g.reason));
+    let pos = Position::from_fen(&g.fen).expect("game FENs are valid");
+    let mut fullmove = pos.fullmove();
+    let mut black = pos.side_to_move() == Color::Black;
+    let mut line = String::new();
+    let mut body = String::new();
+    if black && !g.moves.is_empty() {
+        line.push_str(&format!("{fullmove}. ... "));
+    }
+    for m in &g.moves {
+        let text = format!("{}-{}", m.from().to_string().to_uppercase(), m.to().to_string().to_uppercase());
+        if !black {
+            line.push_str(&format!("{fullmove}. "));
+        }
+        line.push_str(&text);
+        line.push(' ');
+        if black {
+            fullmove += 1;
+        }
+        black = !black;
+        if line.len() > 72 {
+            body.push_str(line.trim_end());
+            body.push('\n');
+            line.clear();
+        }
+    }
+    line.push_str(g.result.pgn());
+    body.push_str(&line);
+    s.push_str(&body);
+    s.push_str("\n\n");
+    s
+}
+
+/// Collected results.
+#[derive(Default)]
+struct Results {
+    tally: Tally,
+    reasons: HashMap<String, u64>,
+    pairs: HashMap<u64, Vec<f64>>,
+    games: Vec<GameRecord>,
+    decision: Option<(f64, Decision)>,
+}
+
+impl Results {
+    fn add(&mut self, g: GameRecord) {
+        let p = g.points_first();
+        if p == 1.0 {
+            self.tally.wins += 1;
+        } else if p == 0.0 {
+            self.tally.losses += 1;
+        } else {
+            self.tally.draws += 1;
+        }
+        let kind = g.reason.split(" (").next().unwrap_or(&g.reason).to_string();
+        *self.reasons.entry(kind).or_default() += 1;
+        let pair = g.index / 2;
+        let entry = self.pairs.entry(pair).or_default();
+        entry.push(p);
+        // A pair counts once both games are in (an odd last game has no partner and only counts as a game).
+        if entry.len() == 2 {
+            let points = entry[0] + entry[1];
+            self.tally.penta[(points * 2.0).round() as usize] += 1;
+        }
+        self.games.push(g);
+    }
+
+    fn summary_json(&self, cfg: &Config) -> Json {
+        let t = &self.tally;
+        let elo = t.elo();
+        let penta_elo = t.elo_pentanomial();
+        let mut reasons: Vec<(&String, &u64)> = self.reasons.iter().collect();
+        reasons.sort();
+        let mut j = Json::obj()
+            .with("engines", vec![cfg.engines[0].name.clone(), cfg.engines[1].name.clone()])
+            .with("games", t.games())
+            .with("wins", t.wins)
+            .with("draws", t.draws)
+            .with("losses", t.losses)
+            .with("points", t.points())
+            .with("score", t.score())
+            .with("elo", elo.map(|e| e.0))
+            .with("elo_error", elo.map(|e| e.1))
+            .with("pentanomial", t.penta.to_vec())
+            .with("elo_pentanomial", penta_elo.map(|e| e.0))
+            .with("elo_pentanomial_error", penta_elo.map(|e| e.1))
+            .with("los", t.los())
+            .with("rules", cfg.rules.set.name())
+            .with(
+                "terminations",
+                Json::Object(reasons.into_iter().map(|(k, v)| (k.clone(), Json::from(*v))).collect()),
+            );
+        if let Some(s) = cfg.sprt {
+            let (llr, d) = self.decision.unwrap_or((t.llr(s.elo0, s.elo1), Decision::Continue));
+            let (lo, hi) = s.bounds();
+            j = j.with(
+                "sprt",
+                Json::obj()
+                    .with("elo0", s.elo0)
+                    .with("elo1", s.elo1)
+                    .with("alpha", s.alpha)
+                    .with("beta", s.beta)
+                    .with("llr", llr)
+                    .with("lower_bound", lo)
+                    .with("upper_bound", hi)
+                    .with(
+                        "decision",
+                        match d {
+                            Decision::Continue => "continue",
+                            Decision::H0 => "H0",
+                            Decision::H1 => "H1",
+                        },
+                    ),
+            );
+        }
+        j
+    }
+
+    fn progress(&self, cfg: &Config) -> String {
+        let t = &self.tally;
+        let elo = t.elo().map_or("n/a".into(), |(e, err)| format!("{e:+.1} ± {err:.1}"));
+        let mut s = format!(
+            "[{}/{}] {} vs {}: W {} D {} L {}  score {:.3}  Elo {elo}",
+            t.games(),
+            cfg.games,
+            cfg.engines[0].name,
+            cfg.engines[1].name,
+            t.wins,
+            t.draws,
+            t.losses,
+            t.score().unwrap_or(0.5)
+        );
+        if let Some(sp) = cfg.sprt {
+            let (lo, hi) = sp.bounds();
+            s.push_str(&format!("  LLR {:.2} ({lo:.2}, {hi:.2})", t.llr(sp.elo0, sp.elo1)));
+        }
+        s
+    }
+
+    fn report(&self, cfg: &Config) -> String {
+        let t = &self.tally;
+        let mut s = String::new();
+        let limit = if let Some(tc) = cfg.tc {
+            format!("tc {}", tc.pgn())
+        } else if let Some(mt) = cfg.movetime {
+            format!("{mt} ms/move")
+        } else if let Some(n) = cfg.nodes {
+            format!("{n} nodes/move")
+        } else {
+            format!("depth {}", cfg.depth.unwrap_or(10))
+        };
+        s.push_str(&format!(
+            "Results of {} vs {} ({limit}, {} rules, {} games):\n",
+            cfg.engines[0].name,
+            cfg.engines[1].name,
+            cfg.rules.set.name(),
+            t.games()
+        ));
+        s.push_str(&format!(
+            "Games: {}, Wins: {}, Draws: {}, Losses: {}, Points: {:.1} ({:.2} %)\n",
+            t.games(),
+            t.wins,
+            t.draws,
+            t.losses,
+            t.points(),
+            100.0 * t.score().unwrap_or(0.0)
+        ));
+        let fmt = |e: Option<(f64, f64)>| e.map_or("n/a".to_string(), |(e, err)| format!("{e:+.1} +/- {err:.1}"));
+        s.push_str(&format!(
+            "Elo: {}, LOS: {}, draw ratio: {:.1} %\n",
+            fmt(t.elo()),
+            t.los().map_or("n/a".into(), |l| format!("{:.1} %", 100.0 * l)),
+            100.0 * t.draws as f64 / t.games().max(1) as f64
+        ));
+        s.push_str(&format!("Ptnml(0-2): {:?}, Elo (pairs): {}\n", t.penta, fmt(t.elo_pentanomial())));
+        if let Some(sp) = cfg.sprt {
+            let (llr, d) = self.decision.unwrap_or((t.llr(sp.elo0, sp.elo1), Decision::Continue));
+            let (lo, hi) = sp.bounds();
+            let verdict = match d {
+                Decision::Continue => "no decision yet",
+                Decision::H0 => "H0 accepted",
+                Decision::H1 => "H1 accepted",
+            };
+            s.push_str(&format!(
+                "SPRT: elo0 {} elo1 {} alpha {} beta {}: LLR {llr:.2} (bounds {lo:.2}, {hi:.2}) — {verdict}\n",
+                sp.elo0, sp.elo1, sp.alpha, sp.beta
+            ));
+        }
+        let mut reasons: Vec<(&String, &u64)> = self.reasons.iter().collect();
+        reasons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let list: Vec<String> = reasons.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        s.push_str(&format!("Terminations: {}\n", list.join(", ")));
+        s
+    }
+}
+
+/// Runs a match; returns the tally.
+pub fn run_match(cfg: &Config) -> Result<Tally, String> {
+    // Every engine must start before anything is played.
+    for spec in &cfg.engines {
+        Engine::start(spec)?.quit();
+    }
+    let date = pgn_date();
+    let mut pgn = match &cfg.pgn {
+        Some(path) => Some(std::fs::File::create(path).map_err(|e| format!("cannot write '{path}': {e}"))?),
+        None => None,
+    };
+    let stop = AtomicBool::new(false);
+    let next_pair = AtomicU64::new(0);
+    let pairs = cfg.games.div_ceil(2);
+    let (tx, rx) = channel::<Result<GameRecord, String>>();
+    let mut results = Results::default();
+    let mut error = None;
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.concurrency.max(1).min(pairs.max(1) as usize) {
+            let tx: Sender<Result<GameRecord, String>> = tx.clone();
+            let (stop, next_pair) = (&stop, &next_pair);
+            scope.spawn(move || {
+                let mut seats = Seats { specs: &cfg.engines, engines: [None, None] };
+                loop {
+                    let pair = next_pair.fetch_add(1, Relaxed);
+                    if pair >= pairs || stop.load(Relaxed) {
+                        break;
+                    }
+                    let opening = &cfg.openings[(pair as usize) % cfg.openings.len()];
+                    for k in 0..2 {
+                        let index = pair * 2 + k;
+                        if index >= cfg.games {
+                            break;
+                        }
+                        match play_game(&mut seats, cfg, index, k as usize, opening, stop) {
+                            Ok(Some(g)) => {
+                                let _ = tx.send(Ok(g));
+                            }
+                            Ok(None) => break,
+                            Err(e) => {
+                                let _ = tx.send(Err(e));
+                                stop.store(true, Relaxed);
+                                break;
+                            }
+                        }
+                    }
+                }
+                for i in 0..2 {
+                    if let Some(e) = seats.engines[i].take() {
+                        e.quit();
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for msg in rx {
+            match msg {
+                Err(e) => error = Some(e),
+                Ok(g) => {
+                    if let Some(f) = pgn.as_mut() {
+                        let _ = f.write_all(to_pgn(&g, cfg, &date).as_bytes());
+                        let _ = f.flush();
+                    }
+                    results.add(g);
+                    if let Some(s) = cfg.sprt {
+                        let (llr, d) = s.decide(&results.tally);
+                        if d != Decision::Continue && results.decision.is_none() {
+                            results.decision = Some((llr, d));
+                            stop.store(true, Relaxed);
+                        }
+                    }
+                    if !cfg.quiet {
+                        eprintln!("{}", results.progress(cfg));
+                    }
+                    if let Some(path) = &cfg.json {
+                        let _ = std::fs::write(path, results.summary_json(cfg).render() + "\n");
+                    }
+                }
+            }
+        }
+    });
+    if let Some(e) = error {
+        return Err(e);
+    }
+    print!("{}", results.report(cfg));
+    if let Some(path) = &cfg.json {
+        std::fs::write(path, results.summary_json(cfg).render() + "\n")
+            .map_err(|e| format!("cannot write '{path}': {e}"))?;
+    }
+    Ok(results.tally)
+}
+
+fn key_values(text: &str, keys: &[&str]) -> Result<HashMap<String, f64>, String> {
+    let mut out = HashMap::new();
+    for kv in text.split_whitespace() {
+        let (k, v) = kv.split_once('=').ok_or_else(|| format!("'{kv}' is not key=value"))?;
+        if !keys.contains(&k) {
+            return Err(format!("unknown key '{k}' (expected {})", keys.join(", ")));
+        }
+        out.insert(k.to_string(), v.parse::<f64>().map_err(|_| format!("'{v}' is not a number"))?);
+    }
+    Ok(out)
+}
+
+/// Parses the command line of `chuhan match`.
+pub fn config_from_args(argv: &[String]) -> Result<Config, String> {
+    let args = Args::parse(argv);
+    let known = [
+        "engine",
+        "each",
+        "games",
+        "rounds",
+        "concurrency",
+        "tc",
+        "movetime",
+        "nodes",
+        "depth",
+        "openings",
+        "rules",
+        "pgn",
+        "json",
+        "sprt",
+        "resign",
+        "draw",
+        "maxmoves",
+        "timemargin",
+        "hang-timeout",
+        "event",
+        "seed",
+        "quiet",
+    ];
+    if let Some(f) = args.unknown(&known) {
+        return Err(format!("match: unknown flag --{f}"));
+    }
+    if let Some(p) = args.positional.first() {
+        return Err(format!("match: unexpected argument '{p}'"));
+    }
+    let each: Vec<String> = args.flags.iter().filter(|(n, _)| n == "each").flat_map(|(_, v)| v.clone()).collect();
+    let mut specs = Vec::new();
+    for (_, words) in args.flags.iter().filter(|(n, _)| n == "engine") {
+        let mut w = each.clone();
+        w.extend(words.iter().cloned());
+        specs.push(EngineSpec::parse(&w)?);
+    }
+    if specs.len() != 2 {
+        return Err(format!("match: give exactly two --engine, got {}", specs.len()));
+    }
+    if specs[0].name == specs[1].name {
+        specs[1].name.push_str("-2");
+    }
+    let tc = args.value("tc").map(|t| TimeControl::parse(&t)).transpose()?;
+    let movetime = args.value("movetime").map(|_| args.number("movetime", 0u64, 1..=3_600_000)).transpose()?;
+    let nodes = args.value("nodes").map(|_| args.number("nodes", 0u64, 1..=u64::MAX)).transpose()?;
+    let depth = args.value("depth").map(|_| args.number("depth", 0u32, 1..=100)).transpose()?;
+    if tc.is_none() && movetime.is_none() && nodes.is_none() && depth.is_none() {
+        return Err("match: give a limit: --tc 10+0.1, --movetime MS, --nodes N or --depth D".into());
+    }
+    if tc.is_some() && movetime.is_some() {
+        return Err("match: --tc and --movetime exclude each other".into());
+    }
+    let mut openings = match args.value("openings") {
+        Some(path) => {
+            let text = std::fs::read(&path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+            openings::parse(&String::from_utf8_lossy(&text)).map_err(|e| format!("{path}: {e}"))?
+        }
+        None => openings::built_in(),
+    };
+    if let Some(seed) = args.value("seed") {
+        let mut x: u64 = seed.trim().parse().map_err(|_| format!("--seed '{seed}' is not a number"))?;
+        // Fisher–Yates with a xorshift generator: a reproducible order per seed.
+        for i in (1..openings.len()).rev() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            openings.swap(i, (x % (i as u64 + 1)) as usize);
+        }
+    }
+    let mut rules = Rules::default();
+    if let Some(r) = args.value("rules") {
+        rules.set = r.parse()?;
+    }
+    let sprt = args.value("sprt").map(|s| Sprt::parse(&s)).transpose()?;
+    let games = match (args.value("games"), args.value("rounds")) {
+        (Some(_), _) => args.number("games", 0u64, 1..=10_000_000)?,
+        (None, Some(_)) => 2 * args.number("rounds", 0u64, 1..=5_000_000)?,
+        (None, None) if sprt.is_some() => 1_000_000,
+        (None, None) => 2 * openings.len() as u64,
+    };
+    let resign = match args.value("resign") {
+        Some(t) => {
+            let kv = key_values(&t, &["movecount", "score"]).map_err(|e| format!("--resign: {e}"))?;
+            Some((
+                kv.get("movecount").copied().unwrap_or(3.0) as u32,
+                kv.get("score").copied().unwrap_or(1000.0) as i32,
+            ))
+        }
+        None => None,
+    };
+    let draw = match args.value("draw") {
+        Some(t) => {
+            let kv = key_values(&t, &["movenumber", "movecount", "score"]).map_err(|e| format!("--draw: {e}"))?;
+            Some((
+                kv.get("movenumber").copied().unwrap_or(40.0) as u32,
+                kv.get("movecount").copied().unwrap_or(8.0) as u32,
+                kv.get("score").copied().unwrap_or(10.0) as i32,
+            ))
+        }
+        None => None,
+    };
+    Ok(Config {
+        engines: [specs[0].clone(), specs[1].clone()],
+        games,
+        concurrency: args.number("concurrency", 1usize, 1..=256)?,
+        tc,
+        movetime,
+        nodes,
+        depth,
+        openings,
+        rules,
+        pgn: args.value("pgn"),
+        json: args.value("json"),
+        sprt,
+        resign,
+        draw,
+        max_moves: args.value("maxmoves").map(|_| args.number("maxmoves", 0u32, 1..=100_000)).transpose()?,
+        margin_ms: args.number("timemargin", 100u64, 0..=60_000)?,
+        hang_timeout: Duration::from_secs(args.number("hang-timeout", 60u64, 1..=86_400)?),
+        event: args.value("event").unwrap_or_else(|| "Chuhan match".into()),
+        quiet: args.has("quiet"),
+    })
+}
+
+/// `chuhan match …`
+pub fn cli(argv: &[String]) -> Result<(), String> {
+    let cfg = config_from_args(argv)?;
+    run_match(&cfg).map(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls() {
+        assert_eq!(TimeControl::parse("10+0.1"), Ok(TimeControl { moves: None, base_ms: 10_000, inc_ms: 100 }));
+        assert_eq!(TimeControl::parse("40/60"), Ok(TimeControl { moves: Some(40), base_ms: 60_000, inc_ms: 0 }));
+        assert_eq!(TimeControl::parse("0.5+0.05").unwrap().base_ms, 500);
+        for bad in ["", "x", "0", "10+-1", "0/10", "10+", "/10"] {
+            assert!(TimeControl::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(TimeControl::parse("10+0.1").unwrap().pgn(), "10+0.1");
+    }
+
+    #[test]
+    fn dates() {
+        let d = pgn_date();
+        assert_eq!(d.len(), 10);
+        assert!(d.starts_with("20"));
+    }
+}

@@ -1,0 +1,193 @@
+//! `chuhan match` end to end: a short match between two copies of Chuhan over both dialects, whose PGN reads
+//! back through `chuhan judge`; and scripted fake engines (tests/fakes/engine.sh) that crash, hang, play an
+//! illegal move, lose on time, give no move, offer draws and resign.
+
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_chuhan");
+
+fn chuhan(args: &[String]) -> (String, String, i32) {
+    let out = Command::new(BIN).args(args).output().expect("run chuhan");
+    (
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+fn fake(mode: &str) -> Vec<String> {
+    let script = format!("{}/tests/fakes/engine.sh", env!("CARGO_MANIFEST_DIR"));
+    strings(&["--engine", "cmd=bash", &format!("arg={script}"), &format!("arg={mode}"), &format!("name=fake-{mode}")])
+}
+
+fn real(name: &str, proto: &str) -> Vec<String> {
+    strings(&["--engine", &format!("cmd={BIN}"), &format!("name={name}"), &format!("proto={proto}")])
+}
+
+fn tmp(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("chuhan-arena-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name).to_string_lossy().into()
+}
+
+/// Runs a match of `a` against `b` with extra flags; returns stdout.
+fn play(a: Vec<String>, b: Vec<String>, extra: &[&str]) -> String {
+    let mut args = vec!["match".to_string()];
+    args.extend(a);
+    args.extend(b);
+    args.extend(strings(extra));
+    args.push("--quiet".into());
+    let (out, err, code) = chuhan(&args);
+    assert_eq!(code, 0, "{err}\n{out}");
+    out
+}
+
+#[test]
+fn chuhan_against_itself_over_both_dialects() {
+    let (pgn, json) = (tmp("self.pgn"), tmp("self.json"));
+    let out = play(
+        real("uci-side", "uci"),
+        real("ucci-side", "ucci"),
+        &["--depth", "2", "--games", "4", "--concurrency", "2", "--maxmoves", "80", "--pgn", &pgn, "--json", &json],
+    );
+    assert!(out.contains("Games: 4,"), "{out}");
+    let summary = std::fs::read_to_string(&json).unwrap();
+    assert!(summary.starts_with(r#"{"engines":["uci-side","ucci-side"],"games":4,"#), "{summary}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Event \"Chuhan match\"]").count(), 4);
+    assert_eq!(text.matches("[Format \"ICCS\"]").count(), 4);
+    // The PGN reads back through the referee, and games the referee ended end the same way there.
+    let (verdicts, err, code) = chuhan(&strings(&["judge", "--pgn", &pgn, "--json"]));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(verdicts.lines().count(), 4);
+    let results: Vec<&str> = text.lines().filter(|l| l.starts_with("[Result ")).collect();
+    let terminations: Vec<&str> = text.lines().filter(|l| l.starts_with("[Termination ")).collect();
+    for ((v, r), t) in verdicts.lines().zip(results).zip(terminations) {
+        if t.contains("maximum length") {
+            continue;
+        }
+        let expected = match r {
+            "[Result \"1-0\"]" => "red_wins",
+            "[Result \"0-1\"]" => "black_wins",
+            _ => "draw",
+        };
+        assert!(v.contains(&format!(r#""result":"{expected}""#)), "{v} vs {r} {t}");
+    }
+}
+
+#[test]
+fn crashing_engine_loses_and_is_restarted() {
+    let out = play(real("chuhan", "uci"), fake("crash"), &["--depth", "1", "--games", "4"]);
+    assert!(out.contains("Wins: 4, Draws: 0, Losses: 0"), "{out}");
+    assert!(out.contains("fake-crash crashed 4"), "{out}");
+}
+
+#[test]
+fn hung_engine_loses() {
+    let out = play(real("chuhan", "uci"), fake("hang"), &["--depth", "1", "--games", "2", "--hang-timeout", "1"]);
+    assert!(out.contains("Wins: 2,"), "{out}");
+    assert!(out.contains("engine hung 2"), "{out}");
+}
+
+#[test]
+fn illegal_move_loses() {
+    let out = play(fake("illegal"), real("chuhan", "ucci"), &["--depth", "1", "--games", "2"]);
+    assert!(out.contains("Wins: 0, Draws: 0, Losses: 2"), "{out}");
+    assert!(out.contains("illegal move a0a9 2"), "{out}");
+}
+
+#[test]
+fn flag_fall_loses() {
+    let out = play(real("chuhan", "uci"), fake("slow"), &["--tc", "0.5+0", "--games", "2", "--timemargin", "50"]);
+    assert!(out.contains("Wins: 2,"), "{out}");
+    assert!(out.contains("time forfeit 2"), "{out}");
+}
+
+#[test]
+fn no_move_loses() {
+    let out = play(real("chuhan", "ucci"), fake("nomove"), &["--depth", "1", "--games", "2"]);
+    assert!(out.contains("Wins: 2,"), "{out}");
+    assert!(out.contains("fake-nomove gave no move 2"), "{out}");
+}
+
+#[test]
+fn draw_offers_and_resignations() {
+    let drawer = |name: &str| {
+        let script = format!("{}/tests/fakes/engine.sh", env!("CARGO_MANIFEST_DIR"));
+        strings(&[
+            "--engine",
+            "cmd=bash",
+            &format!("arg={script}"),
+            "arg=wrap-draw",
+            &format!("arg={BIN}"),
+            "proto=ucci",
+            &format!("name={name}"),
+        ])
+    };
+    let out = play(drawer("d1"), drawer("d2"), &["--depth", "1", "--games", "2"]);
+    assert!(out.contains("Draws: 2,"), "{out}");
+    assert!(out.contains("draw agreed 2"), "{out}");
+    let script = format!("{}/tests/fakes/engine.sh", env!("CARGO_MANIFEST_DIR"));
+    let resigner = strings(&[
+        "--engine",
+        "cmd=bash",
+        &format!("arg={script}"),
+        "arg=wrap-resign",
+        &format!("arg={BIN}"),
+        "proto=ucci",
+        "name=quitter",
+    ]);
+    let out = play(real("chuhan", "uci"), resigner, &["--depth", "1", "--games", "2"]);
+    assert!(out.contains("Wins: 2,"), "{out}");
+    assert!(out.contains("quitter resigns 2"), "{out}");
+}
+
+#[test]
+fn sprt_stops_the_match_when_it_decides() {
+    let json = tmp("sprt.json");
+    let out = play(
+        real("chuhan", "uci"),
+        fake("crash"),
+        &[
+            "--depth",
+            "1",
+            "--games",
+            "400",
+            "--concurrency",
+            "2",
+            "--sprt",
+            "elo0=0 elo1=10 alpha=0.05 beta=0.05",
+            "--json",
+            &json,
+        ],
+    );
+    assert!(out.contains("H1 accepted"), "{out}");
+    let summary = std::fs::read_to_string(&json).unwrap();
+    assert!(summary.contains(r#""decision":"H1""#), "{summary}");
+    let games: u64 = summary.split(r#""games":"#).nth(1).unwrap().split(',').next().unwrap().parse().unwrap();
+    assert!(games < 400, "{games}");
+}
+
+#[test]
+fn bad_arguments_are_refused() {
+    for (args, needle) in [
+        (vec!["match"], "exactly two --engine"),
+        (vec!["match", "--engine", "cmd=x", "--engine", "cmd=y"], "give a limit"),
+        (vec!["match", "--engine", "cmd=x", "--engine", "cmd=y", "--tc", "fast"], "--tc 'fast'"),
+        (vec!["match", "--engine", "proto=uci", "--engine", "cmd=y", "--depth", "1"], "needs cmd=PATH"),
+        (vec!["match", "--engine", "cmd=/nonexistent/engine", "--engine", "cmd=y", "--depth", "1"], "cannot start"),
+        (
+            vec!["match", "--engine", "cmd=x", "--engine", "cmd=y", "--depth", "1", "--sprt", "elo0=5 elo1=0"],
+            "elo1 must be",
+        ),
+        (vec!["match", "--engine", "cmd=x", "--engine", "cmd=y", "--depth", "1", "--bogus"], "unknown flag --bogus"),
+    ] {
+        let (out, err, code) = chuhan(&strings(&args));
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
