@@ -30,6 +30,8 @@ build() {
     rm -rf "$dir"
     mkdir -p "$dir"
     git -C "$root" archive "$sha" | tar -x -C "$dir"
+    # Archived files carry the commit's time; fresh times make cargo rebuild this revision's crate.
+    find "$dir" -type f -exec touch {} +
     cargo build --release --quiet --manifest-path "$dir/Cargo.toml" --target-dir "$work/target" >&2
     cp "$work/target/release/chuhan" "$work/chuhan-$sha"
     rm -rf "$dir"

@@ -98,12 +98,16 @@ impl Tally {
         if n == 0.0 {
             return 0.0;
         }
-        // Empty categories count as a thousandth of a sample (as fishtest does), so that one-sided results
-        // (all wins) still have a variance and can decide.
-        let weights: Vec<(f64, f64)> = samples.iter().map(|&(c, v)| ((c as f64).max(1e-3), v)).collect();
-        let total: f64 = weights.iter().map(|w| w.0).sum();
-        let mean = weights.iter().map(|&(w, v)| w * v).sum::<f64>() / total;
-        let var = weights.iter().map(|&(w, v)| w * (v - mean).powi(2)).sum::<f64>() / total;
+        let (_, mut mean, mut var) = moments(&samples).unwrap_or((0.0, 0.5, 0.0));
+        if var <= 1e-12 {
+            // One-sided results (all wins, say) have no variance yet: give every empty category half a sample,
+            // so that such a run decides only after enough games, not after the first.
+            let weights: Vec<(f64, f64)> =
+                samples.iter().map(|&(c, v)| (if c == 0 { 0.5 } else { c as f64 }, v)).collect();
+            let total: f64 = weights.iter().map(|w| w.0).sum();
+            mean = weights.iter().map(|&(w, v)| w * v).sum::<f64>() / total;
+            var = weights.iter().map(|&(w, v)| w * (v - mean).powi(2)).sum::<f64>() / total;
+        }
         let (s0, s1) = (expected(elo0), expected(elo1));
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
     }
@@ -230,9 +234,14 @@ mod tests {
     #[test]
     fn degenerate_cases() {
         let all_wins = Tally { wins: 10, draws: 0, losses: 0, penta: [0; 5] };
+        assert!(all_wins.llr(0.0, 5.0) > 0.0);
         assert_eq!(all_wins.elo(), None);
         assert!(all_wins.los().unwrap() > 0.999);
-        assert!(all_wins.llr(0.0, 5.0) > 2.95, "{}", all_wins.llr(0.0, 5.0));
+        // One win says little; sixty in a row decide.
+        let one = Tally { wins: 1, draws: 0, losses: 0, penta: [0; 5] };
+        assert!(one.llr(0.0, 5.0) < 0.2, "{}", one.llr(0.0, 5.0));
+        let many = Tally { wins: 60, draws: 0, losses: 0, penta: [0; 5] };
+        assert!(many.llr(0.0, 5.0) > 2.95, "{}", many.llr(0.0, 5.0));
         assert_eq!(Tally::default().llr(0.0, 5.0), 0.0);
         assert_eq!(Tally::default().score(), None);
         assert!(close(erf(0.5), 0.520500, 1e-6));
