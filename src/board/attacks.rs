@@ -300,6 +300,56 @@ impl Position {
         self.is_pseudo_legal(m) && self.is_safe(m)
     }
 
+    /// Whether the piece in `slot`, standing on `from`, attacks `to` when exactly `occ` is occupied.
+    #[inline]
+    fn slot_attacks(&self, slot: u8, from: usize, to: usize, occ: &Occupancy) -> bool {
+        let empty = |sq: usize| occ.ranks[sq / 9] >> (sq % 9) & 1 == 0;
+        let gap = || -> Option<u32> {
+            let (ff, fr, tf, tr) = (from % 9, from / 9, to % 9, to / 9);
+            if ff == tf {
+                Some((occ.files[ff] & LINE_BETWEEN[fr][tr]).count_ones())
+            } else if fr == tr {
+                Some((occ.ranks[fr] & LINE_BETWEEN[ff][tf]).count_ones())
+            } else {
+                None
+            }
+        };
+        match SLOT_KIND[(slot & 15) as usize] {
+            PieceType::Rook => gap() == Some(0),
+            PieceType::Cannon => gap() == Some(1),
+            PieceType::Horse => {
+                let leg = HORSE_LEG[from][to] as usize;
+                leg != NO_SQ as usize && empty(leg)
+            }
+            PieceType::Pawn => {
+                let color = if slot & 16 != 0 { 0 } else { 1 };
+                PAWN_STEPS[color][from].iter().any(|(t, _)| t as usize == to)
+            }
+            PieceType::Advisor => ADVISOR_STEPS[from].iter().any(|(t, _)| t as usize == to),
+            PieceType::Elephant => ELEPHANT_STEPS[from].iter().any(|(t, eye)| t as usize == to && empty(eye as usize)),
+            PieceType::King => KING_STEPS[from].iter().any(|(t, _)| t as usize == to),
+        }
+    }
+
+    /// The least valuable piece of `color` still on the board (in `occ`) that attacks `to`, not counting
+    /// the piece on `to` itself: its square and value.
+    fn least_valuable_attacker(&self, to: usize, color: Color, occ: &Occupancy) -> Option<(usize, i32)> {
+        // Slot offsets from the cheapest kind to the king.
+        const ORDER: [u8; 16] = [11, 12, 13, 14, 15, 1, 2, 3, 4, 5, 6, 9, 10, 7, 8, 0];
+        let base = tag(color);
+        for off in ORDER {
+            let slot = base + off;
+            let from = self.slot_square[slot as usize] as usize;
+            if from == NO_SQ as usize || from == to || occ.ranks[from / 9] >> (from % 9) & 1 == 0 {
+                continue;
+            }
+            if self.slot_attacks(slot, from, to, occ) {
+                return Some((from, SLOT_KIND[off as usize].see_value()));
+            }
+        }
+        None
+    }
+
     /// Static exchange evaluation of `m`: the material balance (in [`PieceType::see_value`] units) for the
     /// side to move after the best sequence of captures and recaptures on `m.to()`, where either side may stop.
     /// Rook lines and cannon screens are recomputed after every capture, so x-rays and screens that appear or
@@ -315,16 +365,12 @@ impl Position {
         occ.add(to);
         let mut side = !self.side;
         let mut d = 0;
-        loop {
-            let attackers = self.attackers_to(to, &occ) & self.color_occ[side.index()].to_set();
-            let Some(best) = attackers.iter().min_by_key(|&s| value(self.board[s.index()])) else { break };
-            let is_king = self.board[best.index()] & 15 == 0;
-            if is_king {
+        while let Some((sq, v)) = self.least_valuable_attacker(to.index(), side, &occ) {
+            if v == PieceType::King.see_value() {
                 // The king may only take last: if the other side can still recapture, it may not take at all.
                 let mut after = occ;
-                after.remove(best);
-                let defenders = self.attackers_to(to, &after) & self.color_occ[(!side).index()].to_set();
-                if !defenders.is_empty() {
+                after.remove(Square::from_index(sq));
+                if self.least_valuable_attacker(to.index(), !side, &after).is_some() {
                     break;
                 }
             }
@@ -333,8 +379,8 @@ impl Position {
             if (-gain[d - 1]).max(gain[d]) < 0 || d == gain.len() - 1 {
                 break;
             }
-            on_square = value(self.board[best.index()]);
-            occ.remove(best);
+            on_square = v;
+            occ.remove(Square::from_index(sq));
             side = !side;
         }
         while d > 0 {
@@ -344,8 +390,19 @@ impl Position {
         gain[0]
     }
 
-    /// Whether the static exchange of `m` gains at least `threshold`.
+    /// Whether the static exchange of `m` gains at least `threshold`. Answers most calls without looking at
+    /// the attackers: a capture that wins enough even if the capturer is lost, or loses too much even if it
+    /// is not, is decided by the two piece values.
+    #[inline]
     pub fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        let value = |s: u8| if s == 0 { 0 } else { SLOT_KIND[(s & 15) as usize].see_value() };
+        let gain = value(self.board[m.to().index()]) - threshold;
+        if gain < 0 {
+            return false;
+        }
+        if value(self.board[m.from().index()]) <= gain {
+            return true;
+        }
         self.see(m) >= threshold
     }
 }

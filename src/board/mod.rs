@@ -141,6 +141,8 @@ pub struct Position {
     slot_square: [u8; 48],
     occ: Occupancy,
     color_occ: [Occupancy; 2],
+    /// Pieces on the board by colour and kind.
+    counts: [[u8; 7]; 2],
     side: Color,
     st: State,
     /// States before each move made, oldest first.
@@ -172,6 +174,7 @@ impl Position {
             slot_square: [NO_SQ; 48],
             occ: Occupancy::default(),
             color_occ: [Occupancy::default(); 2],
+            counts: [[0; 7]; 2],
             side: Color::Red,
             st: State { key: 0, last_move: Move::NULL, captured: 0, rule60: 0, plies_from_null: 0, in_check: false },
             history: Vec::with_capacity(256),
@@ -195,6 +198,7 @@ impl Position {
                 self.board[sq.index()] = slot;
                 self.occ.add(sq);
                 self.color_occ[piece.color().index()].add(sq);
+                self.counts[piece.color().index()][piece.kind().index()] += 1;
                 self.st.key ^= KEYS.piece[piece.index()][sq.index()];
                 return true;
             }
@@ -249,9 +253,19 @@ impl Position {
     }
 
     /// How many pieces of `color` and kind `kind` are on the board.
+    #[inline]
     pub fn count(&self, color: Color, kind: PieceType) -> u32 {
-        let base = tag(color) + FIRST_OFFSET[kind.index()];
-        (base..base + kind.max_count()).filter(|&s| self.slot_square[s as usize] != NO_SQ).count() as u32
+        self.counts[color.index()][kind.index()] as u32
+    }
+
+    /// Every piece of `color` with its kind, king first, pawns last.
+    #[inline]
+    pub fn pieces_of_color(&self, color: Color) -> impl Iterator<Item = (PieceType, Square)> + '_ {
+        let base = tag(color) as usize;
+        (0..16).filter_map(move |off| {
+            let sq = self.slot_square[base + off];
+            (sq != NO_SQ).then(|| (SLOT_KIND[off], Square::from_index(sq as usize)))
+        })
     }
 
     /// All pieces of `color`.
@@ -360,6 +374,7 @@ impl Position {
             key ^= KEYS.piece[cp.index()][to];
             self.slot_square[captured as usize] = NO_SQ;
             self.color_occ[us ^ 1].toggle_raw(to);
+            self.counts[us ^ 1][cp.kind().index()] -= 1;
             self.st.rule60 = 0;
             obs.on_move(piece, m.from(), m.to(), Some(cp));
         } else {
@@ -401,6 +416,7 @@ impl Position {
         if captured != 0 {
             self.slot_square[captured as usize] = to as u8;
             self.color_occ[us ^ 1].toggle_raw(to);
+            self.counts[us ^ 1][SLOT_KIND[(captured & 15) as usize].index()] += 1;
         } else {
             self.occ.toggle_raw(to);
         }
@@ -549,6 +565,15 @@ impl Position {
         }
         if occ != self.occ || color_occ != self.color_occ {
             return Err("occupancy masks disagree with the board".into());
+        }
+        for c in Color::ALL {
+            for k in PieceType::ALL {
+                let base = tag(c) + FIRST_OFFSET[k.index()];
+                let n = (base..base + k.max_count()).filter(|&s| self.slot_square[s as usize] != NO_SQ).count();
+                if n != self.counts[c.index()][k.index()] as usize {
+                    return Err(format!("count of {c} {k} is stale"));
+                }
+            }
         }
         if self.compute_key() != self.st.key {
             return Err(format!("incremental key {:016x} != computed {:016x}", self.st.key, self.compute_key()));

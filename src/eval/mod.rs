@@ -5,7 +5,7 @@
 
 pub mod params;
 
-use crate::board::tables::{FILE_LINE, LINE_BETWEEN, QUIET_MASK, RANK_LINE};
+use crate::board::tables::{FILE_LINE, HORSE_STEPS, LINE_BETWEEN, QUIET_MASK, RANK_LINE};
 use crate::board::Position;
 use crate::rules::insufficient_material;
 use crate::types::{Color, PieceType, Square};
@@ -53,77 +53,72 @@ fn relative(color: Color, sq: Square) -> Square {
     }
 }
 
-/// Evaluates one side's pieces.
+/// Evaluates one side's pieces in one pass over them.
 pub fn side_terms(pos: &Position, us: Color) -> Breakdown {
     let p = &PARAMS;
     let mut b = Breakdown::default();
     let them = !us;
     let occ = pos.occupancy();
+    let board_occ = |sq: u8| occ.ranks[sq as usize / 9] >> (sq % 9) & 1 != 0;
+    let their_king = pos.king_square(them);
+    let mut pawn_files = 0u16;
+    for sq in pos.pieces(us, PieceType::Pawn) {
+        pawn_files |= 1 << sq.file();
+    }
     let mut attackers_near_king = 0;
-
-    for kind in PieceType::ALL {
-        for sq in pos.pieces(us, kind) {
-            let rel = relative(us, sq);
-            b.material += p.material[kind.index()];
-            b.placement += p.pst[kind.index()][rel.index()];
-            match kind {
-                PieceType::Rook => {
-                    let (f, r) = (sq.file() as usize, sq.rank() as usize);
-                    let moves = slider_moves(occ, f, r);
-                    b.mobility += p.rook_mobility * moves as i32;
-                    if occ.files[f].count_ones() == 1 + pawns_on_file(pos, f, us) as u32 {
-                        // No pawn of ours ahead on this file: an open line.
-                        b.placement += p.rook_open_file;
-                    }
+    for (kind, sq) in pos.pieces_of_color(us) {
+        let rel = relative(us, sq);
+        b.material += p.material[kind.index()];
+        b.placement += p.pst[kind.index()][rel.index()];
+        let (f, r) = (sq.file() as usize, sq.rank() as usize);
+        match kind {
+            PieceType::Rook => {
+                b.mobility += p.rook_mobility * slider_moves(occ, f, r) as i32;
+                if pawn_files >> f & 1 == 0 {
+                    b.placement += p.rook_open_file;
                 }
-                PieceType::Cannon => {
-                    let (f, r) = (sq.file() as usize, sq.rank() as usize);
-                    let moves = slider_moves(occ, f, r);
-                    b.mobility += p.cannon_mobility * moves as i32;
-                    // A cannon on the enemy king's file: with nothing between (空头炮) or one screen (中炮).
-                    let king = pos.king_square(them);
-                    if king.file() as usize == f {
-                        let between = occ.files[f] & LINE_BETWEEN[r][king.rank() as usize];
-                        match between.count_ones() {
-                            0 => b.king_safety += p.empty_head_cannon,
-                            1 => b.king_safety += p.cannon_on_king_file,
-                            _ => {}
-                        }
-                    }
-                    // The bottom cannon (沉底炮) on the enemy back rank.
-                    if rel.rank() == 9 {
-                        b.king_safety += p.bottom_cannon;
-                    }
-                }
-                PieceType::Horse => {
-                    let mut free = 0;
-                    for (to, leg) in crate::board::tables::HORSE_STEPS[sq.index()].iter() {
-                        if occ.ranks[leg as usize / 9] >> (leg % 9) & 1 == 0 {
-                            let target = Square::from_index(to as usize);
-                            if pos.piece_at(target).is_none_or(|q| q.color() != us) {
-                                free += 1;
-                            }
-                        }
-                    }
-                    b.mobility += p.horse_mobility * free;
-                    // 窝心马: a horse on its own palace centre blocks the king.
-                    if rel == Square::new(4, 1) {
-                        b.king_safety += p.palace_horse;
-                    }
-                }
-                _ => {}
             }
-            // Attackers in or next to the enemy palace.
-            if matches!(kind, PieceType::Rook | PieceType::Horse | PieceType::Cannon | PieceType::Pawn)
-                && rel.rank() >= 6
-                && (2..=6).contains(&rel.file())
-            {
-                attackers_near_king += 1;
+            PieceType::Cannon => {
+                b.mobility += p.cannon_mobility * slider_moves(occ, f, r) as i32;
+                // On the enemy king's file: nothing between (空头炮) or one screen (中炮).
+                if their_king.file() as usize == f {
+                    match (occ.files[f] & LINE_BETWEEN[r][their_king.rank() as usize]).count_ones() {
+                        0 => b.king_safety += p.empty_head_cannon,
+                        1 => b.king_safety += p.cannon_on_king_file,
+                        _ => {}
+                    }
+                }
+                // The bottom cannon (沉底炮) on the enemy back rank.
+                if rel.rank() == 9 {
+                    b.king_safety += p.bottom_cannon;
+                }
             }
+            PieceType::Horse => {
+                let own = pos.color_occupancy(us);
+                let mut free = 0;
+                for (to, leg) in HORSE_STEPS[sq.index()].iter() {
+                    if !board_occ(leg) && own.ranks[to as usize / 9] >> (to % 9) & 1 == 0 {
+                        free += 1;
+                    }
+                }
+                b.mobility += p.horse_mobility * free;
+                // 窝心马: a horse on its own palace centre blocks the king.
+                if rel == Square::new(4, 1) {
+                    b.king_safety += p.palace_horse;
+                }
+            }
+            _ => {}
+        }
+        // Attackers in or next to the enemy palace.
+        if matches!(kind, PieceType::Rook | PieceType::Horse | PieceType::Cannon | PieceType::Pawn)
+            && rel.rank() >= 6
+            && (2..=6).contains(&rel.file())
+        {
+            attackers_near_king += 1;
         }
     }
     b.king_safety += p.king_attackers[attackers_near_king.min(p.king_attackers.len() - 1)];
-    // Defenders: advisors and elephants, connected pairs worth more.
+    // Defenders: advisors and elephants, pairs worth more.
     let advisors = pos.count(us, PieceType::Advisor) as usize;
     let elephants = pos.count(us, PieceType::Elephant) as usize;
     b.structure += p.advisor_pair[advisors.min(2)] + p.elephant_pair[elephants.min(2)];
@@ -136,10 +131,6 @@ fn slider_moves(occ: &crate::board::Occupancy, f: usize, r: usize) -> u32 {
     let along_rank = RANK_LINE[f][occ.ranks[r] as usize] & QUIET_MASK;
     let along_file = FILE_LINE[r][occ.files[f] as usize] & QUIET_MASK;
     along_rank.count_ones() + along_file.count_ones()
-}
-
-fn pawns_on_file(pos: &Position, file: usize, us: Color) -> usize {
-    pos.pieces(us, PieceType::Pawn).iter().filter(|s| s.file() as usize == file).count()
 }
 
 /// The evaluation from the side to move's point of view.

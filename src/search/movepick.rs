@@ -6,6 +6,7 @@
 use super::history::{Histories, PieceTo};
 use crate::board::{GenType, Position};
 use crate::types::{Move, MoveList};
+use arrayvec::ArrayVec;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
@@ -29,7 +30,7 @@ pub struct MovePicker {
     killers: [Move; 2],
     counter: Move,
     list: MoveList,
-    scores: [i32; MoveList::CAPACITY],
+    scores: ArrayVec<i32, { MoveList::CAPACITY }>,
     next: usize,
     bad: MoveList,
     bad_next: usize,
@@ -62,7 +63,7 @@ impl MovePicker {
             killers,
             counter,
             list: MoveList::new(),
-            scores: [0; MoveList::CAPACITY],
+            scores: ArrayVec::new(),
             next: 0,
             bad: MoveList::new(),
             bad_next: 0,
@@ -119,10 +120,11 @@ impl MovePicker {
                 Stage::InitCaptures => {
                     self.list.clear();
                     pos.generate(GenType::Captures, &mut self.list);
-                    for (i, &m) in self.list.iter().enumerate() {
+                    self.scores.clear();
+                    for &m in self.list.iter() {
                         let piece = pos.piece_at(m.from()).map_or(0, |p| p.index());
                         let victim = pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
-                        self.scores[i] = mvv_lva(pos, m) + cx.hist.capture[piece][m.to().index()][victim] as i32 / 8;
+                        self.scores.push(mvv_lva(pos, m) + cx.hist.capture[piece][m.to().index()][victim] as i32 / 8);
                     }
                     self.next = 0;
                     self.stage = Stage::GoodCaptures;
@@ -163,11 +165,13 @@ impl MovePicker {
                     self.list.clear();
                     pos.generate(GenType::Quiets, &mut self.list);
                     let side = pos.side_to_move().index();
-                    for (i, &m) in self.list.iter().enumerate() {
+                    self.scores.clear();
+                    for &m in self.list.iter() {
                         let (f, t) = (m.from().index(), m.to().index());
                         let p = pos.piece_at(m.from()).map_or(0, |p| p.index());
-                        self.scores[i] =
-                            cx.hist.butterfly[side][f][t] as i32 + cx.cont[0][p][t] as i32 + cx.cont[1][p][t] as i32;
+                        self.scores.push(
+                            cx.hist.butterfly[side][f][t] as i32 + cx.cont[0][p][t] as i32 + cx.cont[1][p][t] as i32,
+                        );
                     }
                     self.next = 0;
                     self.stage = Stage::Quiets;
@@ -195,12 +199,13 @@ impl MovePicker {
                     self.list.clear();
                     pos.generate(GenType::All, &mut self.list);
                     let side = pos.side_to_move().index();
-                    for (i, &m) in self.list.iter().enumerate() {
-                        self.scores[i] = if pos.is_capture(m) {
+                    self.scores.clear();
+                    for &m in self.list.iter() {
+                        self.scores.push(if pos.is_capture(m) {
                             1 << 20 | mvv_lva(pos, m)
                         } else {
                             cx.hist.butterfly[side][m.from().index()][m.to().index()] as i32
-                        };
+                        });
                     }
                     self.next = 0;
                     self.stage = Stage::Evasions;

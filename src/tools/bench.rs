@@ -5,7 +5,8 @@ use crate::board::Position;
 use crate::search::{search, Limits, Settings, Shared, Silent};
 use std::time::Instant;
 
-pub const DEFAULT_DEPTH: i32 = 9;
+/// Deep enough to exercise the pruning, short enough to run in seconds.
+pub const DEFAULT_DEPTH: i32 = 12;
 
 /// Openings, middlegames and endings; the perft reference positions among them.
 pub const POSITIONS: &[&str] = &[
@@ -43,15 +44,20 @@ pub const POSITIONS: &[&str] = &[
     "2baka3/9/4b1n2/p3c3p/2p6/6P2/P3P3P/2N1B4/4A4/2BAK4 b - - 0 1",
 ];
 
-/// Runs the bench; returns (nodes, nodes per second). `report` prints one line per position.
+/// Runs the bench; returns (nodes, nodes per second of search time). `report` prints one line per position.
+/// The hash table is cleared before each position, so every search starts alike.
 pub fn run(depth: i32, report: bool) -> (u64, u64) {
     let mut total = 0u64;
-    let start = Instant::now();
+    let mut elapsed = 0.0;
+    let shared = Shared::new(16);
     for (i, fen) in POSITIONS.iter().enumerate() {
         let pos = Position::from_fen(fen).expect("bench positions are valid");
-        let shared = Shared::new(16);
+        shared.tt.clear();
+        shared.stop.store(false, std::sync::atomic::Ordering::Relaxed);
         let limits = Limits { depth: Some(depth), ..Limits::default() };
+        let start = Instant::now();
         let result = search(&pos, &limits, &Settings::default(), &shared, &Silent);
+        elapsed += start.elapsed().as_secs_f64();
         total += result.nodes;
         if report {
             eprintln!(
@@ -64,8 +70,7 @@ pub fn run(depth: i32, report: bool) -> (u64, u64) {
             );
         }
     }
-    let secs = start.elapsed().as_secs_f64().max(1e-9);
-    (total, (total as f64 / secs) as u64)
+    (total, (total as f64 / elapsed.max(1e-9)) as u64)
 }
 
 /// `chuhan bench [depth]`

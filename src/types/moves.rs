@@ -1,4 +1,5 @@
 use super::Square;
+use arrayvec::ArrayVec;
 use std::fmt;
 use std::str::FromStr;
 
@@ -100,11 +101,11 @@ impl FromStr for Move {
 }
 
 /// A fixed-capacity list of moves. No xiangqi position has more than 119 moves (2×17 rook, 2×17 cannon,
-/// 2×8 horse, 5×3 pawn, 8 advisor, 8 elephant, 4 king), so 128 never overflows.
+/// 2×8 horse, 5×3 pawn, 8 advisor, 8 elephant, 4 king), so 128 never overflows. The storage is not
+/// initialised, which matters: a list lives in every node of the search.
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [Move; MoveList::CAPACITY],
-    len: usize,
+    moves: ArrayVec<Move, { MoveList::CAPACITY }>,
 }
 
 impl MoveList {
@@ -112,67 +113,65 @@ impl MoveList {
 
     #[inline]
     pub fn new() -> MoveList {
-        MoveList { moves: [Move::NULL; MoveList::CAPACITY], len: 0 }
+        MoveList { moves: ArrayVec::new() }
     }
 
     #[inline]
     pub fn push(&mut self, m: Move) {
-        debug_assert!(self.len < MoveList::CAPACITY);
-        self.moves[self.len] = m;
-        self.len += 1;
+        self.moves.push(m);
     }
 
     #[inline]
     pub fn len(&self) -> usize {
-        self.len
+        self.moves.len()
     }
 
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.moves.is_empty()
     }
 
     #[inline]
     pub fn clear(&mut self) {
-        self.len = 0;
+        self.moves.clear();
     }
 
     #[inline]
     pub fn truncate(&mut self, len: usize) {
-        self.len = self.len.min(len);
+        self.moves.truncate(len);
     }
 
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        &self.moves
     }
 
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        &mut self.moves
     }
 
     #[inline]
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
-        self.as_slice().iter()
+        self.moves.iter()
     }
 
     pub fn contains(&self, m: Move) -> bool {
-        self.as_slice().contains(&m)
+        self.moves.contains(&m)
     }
 
     /// Keeps the moves from index `start` on for which `keep` is true, in order.
     #[inline]
     pub fn retain_from(&mut self, start: usize, mut keep: impl FnMut(Move) -> bool) {
         let mut w = start;
-        for r in start..self.len {
+        for r in start..self.moves.len() {
             let m = self.moves[r];
             if keep(m) {
                 self.moves[w] = m;
                 w += 1;
             }
         }
-        self.len = w;
+        self.moves.truncate(w);
     }
 }
 
