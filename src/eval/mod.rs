@@ -1,50 +1,54 @@
-//! The handcrafted evaluation: material and piece-square tables tapered by game phase, plus xiangqi knowledge.
+//! The handcrafted evaluation: material, piece-square tables, mobility, king attack and defence, tapered by
+//! game phase.
 //!
-//! Scores are in centipawns of an uncrossed pawn, from the side to move's point of view. All weights live in
-//! [`params`] so that the tuner can rewrite them in one place.
+//! Every term is "weight `i` counted `n` times" for one side. The terms are written once, against a [`Sink`]:
+//! the search's sink adds up weights, the tuner's sink records the counts, the `eval` command's sink sorts
+//! them into categories. Weights live in `weights.rs` (layout in `params.rs`). Scores are centipawns of a
+//! rook = 1000 scale, from the side to move's point of view.
 
 pub mod params;
+pub mod weights;
 
-use crate::board::tables::{FILE_LINE, HORSE_STEPS, LINE_BETWEEN, QUIET_MASK, RANK_LINE};
-use crate::board::Position;
+use crate::board::tables::{
+    ADVISOR_STEPS, ELEPHANT_STEPS, FILE_LINE, HORSE_STEPS, LINE_BETWEEN, QUIET_MASK, RANK_LINE,
+};
+use crate::board::{Occupancy, Position};
 use crate::rules::insufficient_material;
 use crate::types::{Color, PieceType, Square};
-use params::{Score, PARAMS};
+use params::*;
+use weights::WEIGHTS;
 
-/// The game phase from the pieces left: 0 = bare kings, [`params::PHASE_MAX`] = all attackers on the board.
+/// Receives the evaluation's terms.
+pub trait Sink {
+    /// Weight `index` counts `n` times for the side being evaluated.
+    fn add(&mut self, index: usize, n: i32);
+}
+
+struct Sum(Score);
+
+impl Sink for Sum {
+    #[inline(always)]
+    fn add(&mut self, index: usize, n: i32) {
+        self.0 += WEIGHTS[index] * n;
+    }
+}
+
+/// The game phase from the pieces left: 0 = bare kings, [`PHASE_MAX`] = all attackers on the board.
 pub fn phase(pos: &Position) -> i32 {
     let mut ph = 0;
     for c in Color::ALL {
-        ph += pos.count(c, PieceType::Rook) as i32 * params::PHASE_ROOK;
-        ph += pos.count(c, PieceType::Horse) as i32 * params::PHASE_MINOR;
-        ph += pos.count(c, PieceType::Cannon) as i32 * params::PHASE_MINOR;
+        ph += pos.count(c, PieceType::Rook) as i32 * PHASE_ROOK;
+        ph += (pos.count(c, PieceType::Horse) + pos.count(c, PieceType::Cannon)) as i32 * PHASE_MINOR;
     }
-    ph.min(params::PHASE_MAX)
+    ph.min(PHASE_MAX)
 }
 
-/// Blends a middlegame/endgame pair by phase.
 #[inline]
 fn taper(s: Score, ph: i32) -> i32 {
-    (s.mg * ph + s.eg * (params::PHASE_MAX - ph)) / params::PHASE_MAX
+    (s.mg * ph + s.eg * (PHASE_MAX - ph)) / PHASE_MAX
 }
 
-/// The terms of the evaluation for one side, for `eval` output and the tuner.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Breakdown {
-    pub material: Score,
-    pub placement: Score,
-    pub mobility: Score,
-    pub king_safety: Score,
-    pub structure: Score,
-}
-
-impl Breakdown {
-    pub fn total(&self) -> Score {
-        self.material + self.placement + self.mobility + self.king_safety + self.structure
-    }
-}
-
-/// The square as seen from `color`'s side (Red's tables serve both colours).
+/// The square as seen from `color`'s side (rank 0 = its own back rank).
 #[inline]
 fn relative(color: Color, sq: Square) -> Square {
     match color {
@@ -53,84 +57,159 @@ fn relative(color: Color, sq: Square) -> Square {
     }
 }
 
-/// Evaluates one side's pieces in one pass over them.
-pub fn side_terms(pos: &Position, us: Color) -> Breakdown {
-    let p = &PARAMS;
-    let mut b = Breakdown::default();
+/// Empty points a rook or cannon on (`f`, `r`) can move to.
+#[inline]
+fn slider_moves(occ: &Occupancy, f: usize, r: usize) -> usize {
+    let along_rank = RANK_LINE[f][occ.ranks[r] as usize] & QUIET_MASK;
+    let along_file = FILE_LINE[r][occ.files[f] as usize] & QUIET_MASK;
+    (along_rank.count_ones() + along_file.count_ones()) as usize
+}
+
+/// Bit mask over `rank * 9 + file` of the enemy palace of `us`.
+fn enemy_palace(us: Color) -> u128 {
+    let ranks = match us {
+        Color::Red => 7..10,
+        Color::Black => 0..3,
+    };
+    let mut m = 0u128;
+    for r in ranks {
+        for f in 3..6 {
+            m |= 1u128 << (r * 9 + f);
+        }
+    }
+    m
+}
+
+/// Records the terms of `us`'s pieces.
+pub fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
     let them = !us;
     let occ = pos.occupancy();
-    let board_occ = |sq: u8| occ.ranks[sq as usize / 9] >> (sq % 9) & 1 != 0;
+    let own = pos.color_occupancy(us);
+    let empty = |sq: usize| occ.ranks[sq / 9] >> (sq % 9) & 1 == 0;
+    let palace = enemy_palace(us);
     let their_king = pos.king_square(them);
     let mut pawn_files = 0u16;
     for sq in pos.pieces(us, PieceType::Pawn) {
         pawn_files |= 1 << sq.file();
     }
-    let mut attackers_near_king = 0;
+    let mut units = 0usize;
     for (kind, sq) in pos.pieces_of_color(us) {
         let rel = relative(us, sq);
-        b.material += p.material[kind.index()];
-        b.placement += p.pst[kind.index()][rel.index()];
+        let (rf, rr) = (rel.file() as usize, rel.rank() as usize);
         let (f, r) = (sq.file() as usize, sq.rank() as usize);
+        sink.add(MATERIAL + kind.index(), 1);
+        sink.add(pst_index(kind.index(), rr, rf), 1);
         match kind {
-            PieceType::Rook => {
-                b.mobility += p.rook_mobility * slider_moves(occ, f, r) as i32;
-                if pawn_files >> f & 1 == 0 {
-                    b.placement += p.rook_open_file;
+            PieceType::Rook | PieceType::Cannon => {
+                let moves = slider_moves(occ, f, r).min(17);
+                let rook = kind == PieceType::Rook;
+                sink.add(if rook { ROOK_MOBILITY } else { CANNON_MOBILITY } + moves, 1);
+                // The squares it reaches along its file and rank, up to and including the first piece.
+                let file_reach = FILE_LINE[r][occ.files[f] as usize];
+                let rank_reach = RANK_LINE[f][occ.ranks[r] as usize];
+                let mut reach = 0u128;
+                let mut bits = (file_reach | file_reach >> 10 | file_reach >> 20) & QUIET_MASK;
+                while bits != 0 {
+                    reach |= 1u128 << (bits.trailing_zeros() as usize * 9 + f);
+                    bits &= bits - 1;
                 }
-            }
-            PieceType::Cannon => {
-                b.mobility += p.cannon_mobility * slider_moves(occ, f, r) as i32;
-                // On the enemy king's file: nothing between (空头炮) or one screen (中炮).
-                if their_king.file() as usize == f {
-                    match (occ.files[f] & LINE_BETWEEN[r][their_king.rank() as usize]).count_ones() {
-                        0 => b.king_safety += p.empty_head_cannon,
-                        1 => b.king_safety += p.cannon_on_king_file,
-                        _ => {}
+                let mut bits = (rank_reach | rank_reach >> 10 | rank_reach >> 20) & QUIET_MASK;
+                while bits != 0 {
+                    reach |= 1u128 << (r * 9 + bits.trailing_zeros() as usize);
+                    bits &= bits - 1;
+                }
+                if rook {
+                    if pawn_files >> f & 1 == 0 {
+                        sink.add(ROOK_OPEN_FILE, 1);
                     }
-                }
-                // The bottom cannon (沉底炮) on the enemy back rank.
-                if rel.rank() == 9 {
-                    b.king_safety += p.bottom_cannon;
+                    units += if reach & palace != 0 {
+                        3
+                    } else if rr >= 5 {
+                        1
+                    } else {
+                        0
+                    };
+                } else {
+                    if their_king.file() as usize == f {
+                        match (occ.files[f] & LINE_BETWEEN[r][their_king.rank() as usize]).count_ones() {
+                            0 => sink.add(EMPTY_HEAD_CANNON, 1),
+                            1 => sink.add(CENTRAL_CANNON, 1),
+                            _ => {}
+                        }
+                    }
+                    if rr == 9 {
+                        sink.add(BOTTOM_CANNON, 1);
+                    }
+                    units += if reach & palace != 0 || (3..=5).contains(&rf) { 2 } else { 0 };
                 }
             }
             PieceType::Horse => {
-                let own = pos.color_occupancy(us);
                 let mut free = 0;
+                let mut hits_palace = false;
                 for (to, leg) in HORSE_STEPS[sq.index()].iter() {
-                    if !board_occ(leg) && own.ranks[to as usize / 9] >> (to % 9) & 1 == 0 {
+                    if empty(leg as usize) && own.ranks[to as usize / 9] >> (to % 9) & 1 == 0 {
                         free += 1;
+                        hits_palace |= palace >> to & 1 != 0;
                     }
                 }
-                b.mobility += p.horse_mobility * free;
-                // 窝心马: a horse on its own palace centre blocks the king.
+                sink.add(HORSE_MOBILITY + free, 1);
                 if rel == Square::new(4, 1) {
-                    b.king_safety += p.palace_horse;
+                    sink.add(PALACE_HORSE, 1);
+                }
+                units += if hits_palace {
+                    2
+                } else if rr >= 5 {
+                    1
+                } else {
+                    0
+                };
+            }
+            PieceType::Pawn => {
+                if rr >= 7 && (3..=5).contains(&rf) {
+                    units += 2;
+                } else if rr >= 6 && (2..=6).contains(&rf) {
+                    units += 1;
                 }
             }
             _ => {}
         }
-        // Attackers in or next to the enemy palace.
-        if matches!(kind, PieceType::Rook | PieceType::Horse | PieceType::Cannon | PieceType::Pawn)
-            && rel.rank() >= 6
-            && (2..=6).contains(&rel.file())
-        {
-            attackers_near_king += 1;
+    }
+    let units = units.min(KING_ATTACK_UNITS - 1);
+    let defenders = pos.count(them, PieceType::Advisor);
+    sink.add(if defenders >= 2 { KING_ATTACK } else { KING_ATTACK_WEAK } + units, 1);
+
+    let advisors = pos.pieces(us, PieceType::Advisor);
+    let elephants = pos.pieces(us, PieceType::Elephant);
+    sink.add(ADVISORS + (advisors.len() as usize).min(2), 1);
+    sink.add(ELEPHANTS + (elephants.len() as usize).min(2), 1);
+    let mut a = advisors.iter();
+    if let (Some(x), Some(y)) = (a.next(), a.next()) {
+        if ADVISOR_STEPS[x.index()].iter().any(|(t, _)| t as usize == y.index()) {
+            sink.add(LINKED_ADVISORS, 1);
         }
     }
-    b.king_safety += p.king_attackers[attackers_near_king.min(p.king_attackers.len() - 1)];
-    // Defenders: advisors and elephants, pairs worth more.
-    let advisors = pos.count(us, PieceType::Advisor) as usize;
-    let elephants = pos.count(us, PieceType::Elephant) as usize;
-    b.structure += p.advisor_pair[advisors.min(2)] + p.elephant_pair[elephants.min(2)];
-    b
+    let mut e = elephants.iter();
+    if let (Some(x), Some(y)) = (e.next(), e.next()) {
+        if ELEPHANT_STEPS[x.index()].iter().any(|(t, eye)| t as usize == y.index() && empty(eye as usize)) {
+            sink.add(LINKED_ELEPHANTS, 1);
+        }
+    }
 }
 
-/// Empty points a rook or cannon on (`f`, `r`) can move to.
-#[inline]
-fn slider_moves(occ: &crate::board::Occupancy, f: usize, r: usize) -> u32 {
-    let along_rank = RANK_LINE[f][occ.ranks[r] as usize] & QUIET_MASK;
-    let along_file = FILE_LINE[r][occ.files[f] as usize] & QUIET_MASK;
-    along_rank.count_ones() + along_file.count_ones()
+/// Whether `color` has a piece that can attack across the river (rook, horse, cannon or pawn).
+fn has_crossing_attackers(pos: &Position, color: Color) -> bool {
+    [PieceType::Rook, PieceType::Horse, PieceType::Cannon, PieceType::Pawn].iter().any(|&k| pos.count(color, k) > 0)
+}
+
+/// Divides a score by 4 when the side it favours has nothing left that can cross the river: such endings are
+/// very hard to win.
+fn scale(pos: &Position, v: i32) -> i32 {
+    let favoured = if v > 0 { pos.side_to_move() } else { !pos.side_to_move() };
+    if v != 0 && !has_crossing_attackers(pos, favoured) {
+        v / 4
+    } else {
+        v
+    }
 }
 
 /// The evaluation from the side to move's point of view.
@@ -139,38 +218,158 @@ pub fn evaluate(pos: &Position) -> i32 {
         return 0;
     }
     let us = pos.side_to_move();
-    let diff = side_terms(pos, us).total() - side_terms(pos, !us).total();
-    let ph = phase(pos);
-    let mut v = taper(diff, ph) + PARAMS.tempo;
-    // Endings where the stronger side has no attacker left that can cross the river are hard to win.
-    for (side, sign) in [(us, 1), (!us, -1)] {
-        if sign * v > 0 && !has_crossing_attackers(pos, side) {
-            v /= 4;
-        }
-    }
-    v
+    let mut ours = Sum(WEIGHTS[TEMPO]);
+    side_terms(pos, us, &mut ours);
+    let mut theirs = Sum(Score::default());
+    side_terms(pos, !us, &mut theirs);
+    scale(pos, taper(ours.0 - theirs.0, phase(pos)))
 }
 
-/// Whether `color` has a piece that can attack across the river (rook, horse, cannon or pawn).
-fn has_crossing_attackers(pos: &Position, color: Color) -> bool {
-    [PieceType::Rook, PieceType::Horse, PieceType::Cannon, PieceType::Pawn].iter().any(|&k| pos.count(color, k) > 0)
+/// The evaluation as the tuner sees it: Red's counts minus Black's for every weight used, the phase, and the
+/// endgame scale factor (1 or 1/4) the current weights give.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Traced {
+    pub features: Vec<(u16, i16)>,
+    pub phase: i32,
+    pub scale: f64,
+}
+
+struct Record(Vec<(u16, i16)>, i16);
+
+impl Sink for Record {
+    fn add(&mut self, index: usize, n: i32) {
+        self.0.push((index as u16, n as i16 * self.1));
+    }
+}
+
+/// The features of a position, from Red's point of view; `None` for a material draw (evaluated as 0).
+pub fn trace(pos: &Position) -> Option<Traced> {
+    if insufficient_material(pos) {
+        return None;
+    }
+    let mut rec = Record(Vec::with_capacity(80), 1);
+    side_terms(pos, Color::Red, &mut rec);
+    rec.1 = -1;
+    side_terms(pos, Color::Black, &mut rec);
+    rec.0.push((TEMPO as u16, if pos.side_to_move() == Color::Red { 1 } else { -1 }));
+    let mut merged: Vec<(u16, i16)> = Vec::with_capacity(rec.0.len());
+    rec.0.sort_unstable_by_key(|&(i, _)| i);
+    for (i, n) in rec.0 {
+        match merged.last_mut() {
+            Some((j, m)) if *j == i => *m += n,
+            _ => merged.push((i, n)),
+        }
+    }
+    merged.retain(|&(_, n)| n != 0);
+    let v = evaluate(pos);
+    let raw = {
+        let mut ours = Sum(WEIGHTS[TEMPO]);
+        side_terms(pos, pos.side_to_move(), &mut ours);
+        let mut theirs = Sum(Score::default());
+        side_terms(pos, !pos.side_to_move(), &mut theirs);
+        taper(ours.0 - theirs.0, phase(pos))
+    };
+    let scale = if raw != 0 && v != raw { 0.25 } else { 1.0 };
+    Some(Traced { features: merged, phase: phase(pos), scale })
+}
+
+/// Sorts terms into the categories of the `eval` report.
+struct Categories([Score; 5]);
+
+impl Sink for Categories {
+    fn add(&mut self, index: usize, n: i32) {
+        let cat = match index {
+            i if i < PST => 0,
+            i if i < HORSE_MOBILITY => 1,
+            i if i < ROOK_OPEN_FILE => 2,
+            i if i < ADVISORS => 3,
+            _ => 4,
+        };
+        self.0[cat] += WEIGHTS[index] * n;
+    }
 }
 
 /// A readable report for the `eval` command.
 pub fn report(pos: &Position) -> String {
     let ph = phase(pos);
-    let mut s = String::new();
-    s.push_str("term            red(mg/eg)    black(mg/eg)\n");
-    let (r, b) = (side_terms(pos, Color::Red), side_terms(pos, Color::Black));
-    let row = |name: &str, x: Score, y: Score| format!("{name:<14} {:>5}/{:<5}  {:>5}/{:<5}\n", x.mg, x.eg, y.mg, y.eg);
-    s.push_str(&row("material", r.material, b.material));
-    s.push_str(&row("placement", r.placement, b.placement));
-    s.push_str(&row("mobility", r.mobility, b.mobility));
-    s.push_str(&row("king safety", r.king_safety, b.king_safety));
-    s.push_str(&row("structure", r.structure, b.structure));
-    s.push_str(&row("total", r.total(), b.total()));
+    let mut red = Categories([Score::default(); 5]);
+    side_terms(pos, Color::Red, &mut red);
+    let mut black = Categories([Score::default(); 5]);
+    side_terms(pos, Color::Black, &mut black);
+    let mut s = String::from("term            red(mg/eg)    black(mg/eg)\n");
+    let names = ["material", "placement", "mobility", "king attack", "defence"];
+    for (i, name) in names.iter().enumerate() {
+        let (x, y) = (red.0[i], black.0[i]);
+        s.push_str(&format!("{name:<14} {:>5}/{:<5}  {:>5}/{:<5}\n", x.mg, x.eg, y.mg, y.eg));
+    }
     let v = evaluate(pos);
     let red_view = if pos.side_to_move() == Color::Red { v } else { -v };
-    s.push_str(&format!("phase {ph}/{}; evaluation {red_view} (red's view), {v} (side to move)", params::PHASE_MAX));
+    s.push_str(&format!("phase {ph}/{PHASE_MAX}; evaluation {red_view} (red's view), {v} (side to move)"));
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The evaluation must not care which colour is which, nor left from right.
+    #[test]
+    fn symmetric() {
+        for fen in [
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+            "2bak4/4a4/4b4/p1p3p1p/4n4/2P6/P3c1P1P/4B4/4A4/2BK1AR2 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            // Colours exchanged: ranks flipped, cases swapped, the other side to move.
+            let board: Vec<String> = fen
+                .split(' ')
+                .next()
+                .unwrap()
+                .split('/')
+                .rev()
+                .map(|r| {
+                    r.chars()
+                        .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
+                        .collect()
+                })
+                .collect();
+            let side = if pos.side_to_move() == Color::Red { "b" } else { "w" };
+            let flipped = Position::from_fen(&format!("{} {side}", board.join("/"))).unwrap();
+            assert_eq!(evaluate(&pos), evaluate(&flipped), "{fen}");
+            let mirrored: Vec<String> = fen
+                .split(' ')
+                .next()
+                .unwrap()
+                .split('/')
+                .map(|r| {
+                    let mut cells = Vec::new();
+                    for c in r.chars() {
+                        match c.to_digit(10) {
+                            Some(n) => cells.extend(std::iter::repeat_n('1', n as usize)),
+                            None => cells.push(c),
+                        }
+                    }
+                    cells.reverse();
+                    cells.into_iter().collect::<String>()
+                })
+                .collect();
+            let mirrored =
+                Position::from_fen(&format!("{} {}", mirrored.join("/"), pos.side_to_move().fen_char())).unwrap();
+            assert_eq!(evaluate(&pos), evaluate(&mirrored), "{fen} mirrored");
+        }
+    }
+
+    /// The tuner's view of the evaluation gives the same number as the evaluation.
+    #[test]
+    fn trace_matches_evaluate() {
+        let pos = Position::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1").unwrap();
+        let t = trace(&pos).unwrap();
+        let mut total = Score::default();
+        for &(i, n) in &t.features {
+            total += WEIGHTS[i as usize] * n as i32;
+        }
+        let v = (taper(total, t.phase) as f64 * t.scale) as i32;
+        assert_eq!(v, evaluate(&pos));
+    }
 }

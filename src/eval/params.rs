@@ -1,7 +1,8 @@
-//! Every weight of the handcrafted evaluation, in one place.
+//! The layout of the evaluation's weights: one flat table of middlegame/endgame pairs, so that the tuner can
+//! fit all of them at once. The values live in `weights.rs`, which the tuner rewrites.
 //!
-//! Piece-square tables are written as Red sees the board — rank 9 (the enemy's back rank) on the first row,
-//! Red's own back rank last — and serve Black through a rank flip.
+//! Piece-square tables are left–right symmetric: 50 entries per kind, `rank * 5 + min(file, 8 - file)`, ranks
+//! as the side that owns the piece sees them (0 = its own back rank).
 
 use std::ops::{Add, AddAssign, Mul, Neg, Sub};
 
@@ -18,11 +19,13 @@ pub const fn s(mg: i32, eg: i32) -> Score {
 
 impl Add for Score {
     type Output = Score;
+    #[inline]
     fn add(self, o: Score) -> Score {
         s(self.mg + o.mg, self.eg + o.eg)
     }
 }
 impl AddAssign for Score {
+    #[inline]
     fn add_assign(&mut self, o: Score) {
         self.mg += o.mg;
         self.eg += o.eg;
@@ -30,18 +33,21 @@ impl AddAssign for Score {
 }
 impl Sub for Score {
     type Output = Score;
+    #[inline]
     fn sub(self, o: Score) -> Score {
         s(self.mg - o.mg, self.eg - o.eg)
     }
 }
 impl Neg for Score {
     type Output = Score;
+    #[inline]
     fn neg(self) -> Score {
         s(-self.mg, -self.eg)
     }
 }
 impl Mul<i32> for Score {
     type Output = Score;
+    #[inline]
     fn mul(self, k: i32) -> Score {
         s(self.mg * k, self.eg * k)
     }
@@ -52,217 +58,91 @@ pub const PHASE_MINOR: i32 = 2;
 /// 2 × (2 rooks × 4 + 4 minors × 2).
 pub const PHASE_MAX: i32 = 32;
 
-pub struct Params {
-    pub material: [Score; 7],
-    /// `[piece type][square]`, squares from Red's side.
-    pub pst: [[Score; 90]; 7],
-    pub rook_mobility: Score,
-    pub cannon_mobility: Score,
-    pub horse_mobility: Score,
-    pub rook_open_file: Score,
-    /// A cannon facing the enemy king with nothing between (空头炮).
-    pub empty_head_cannon: Score,
-    /// A cannon on the enemy king's file behind one screen (中炮 pressure).
-    pub cannon_on_king_file: Score,
-    /// A cannon on the enemy's back rank (沉底炮).
-    pub bottom_cannon: Score,
-    /// A horse on its own palace centre (窝心马).
-    pub palace_horse: Score,
-    /// By the number of our rooks, horses, cannons and pawns in the enemy's palace zone.
-    pub king_attackers: [Score; 7],
-    /// By the number of advisors left (0, 1, 2).
-    pub advisor_pair: [Score; 3],
-    /// By the number of elephants left.
-    pub elephant_pair: [Score; 3],
-    pub tempo: i32,
+/// Index of the first weight of each group.
+pub const MATERIAL: usize = 0;
+pub const PST: usize = MATERIAL + 7;
+pub const PST_SIZE: usize = 50;
+pub const HORSE_MOBILITY: usize = PST + 7 * PST_SIZE;
+pub const ROOK_MOBILITY: usize = HORSE_MOBILITY + 9;
+pub const CANNON_MOBILITY: usize = ROOK_MOBILITY + 18;
+/// A rook on a file without a pawn of its own.
+pub const ROOK_OPEN_FILE: usize = CANNON_MOBILITY + 18;
+/// A cannon facing the enemy king with nothing between (空头炮).
+pub const EMPTY_HEAD_CANNON: usize = ROOK_OPEN_FILE + 1;
+/// A cannon on the enemy king's file behind one screen (中炮).
+pub const CENTRAL_CANNON: usize = EMPTY_HEAD_CANNON + 1;
+/// A cannon on the enemy's back rank (沉底炮).
+pub const BOTTOM_CANNON: usize = CENTRAL_CANNON + 1;
+/// A horse on its own palace centre (窝心马).
+pub const PALACE_HORSE: usize = BOTTOM_CANNON + 1;
+/// By attack units against the enemy king, when the enemy still has both advisors.
+pub const KING_ATTACK: usize = PALACE_HORSE + 1;
+pub const KING_ATTACK_UNITS: usize = 16;
+/// The same when the enemy has lost an advisor or both.
+pub const KING_ATTACK_WEAK: usize = KING_ATTACK + KING_ATTACK_UNITS;
+/// By the number of own advisors left (0, 1, 2).
+pub const ADVISORS: usize = KING_ATTACK_WEAK + KING_ATTACK_UNITS;
+/// By the number of own elephants left.
+pub const ELEPHANTS: usize = ADVISORS + 3;
+/// Two advisors that protect each other.
+pub const LINKED_ADVISORS: usize = ELEPHANTS + 3;
+/// Two elephants that protect each other.
+pub const LINKED_ELEPHANTS: usize = LINKED_ADVISORS + 1;
+pub const TEMPO: usize = LINKED_ELEPHANTS + 1;
+pub const NUM_WEIGHTS: usize = TEMPO + 1;
+
+/// Index of the piece-square weight of a piece of kind `kind` on `rank` (own side's view) and `file`.
+#[inline]
+pub const fn pst_index(kind: usize, rank: usize, file: usize) -> usize {
+    let f = if file > 4 { 8 - file } else { file };
+    PST + kind * PST_SIZE + rank * 5 + f
 }
 
-/// Builds a table from ten rows written rank 9 first.
-const fn table(mg: [[i32; 9]; 10], eg: [[i32; 9]; 10]) -> [Score; 90] {
-    let mut t = [s(0, 0); 90];
-    let mut row = 0;
-    while row < 10 {
-        let rank = 9 - row;
-        let mut f = 0;
-        while f < 9 {
-            t[rank * 9 + f] = s(mg[row][f], eg[row][f]);
-            f += 1;
-        }
-        row += 1;
-    }
-    t
-}
-
-const ZERO: [[i32; 9]; 10] = [[0; 9]; 10];
-
-#[rustfmt::skip]
-const KING_MG: [[i32; 9]; 10] = {
-    let mut t = ZERO;
-    t[7] = [0, 0, 0, -40, -60, -40, 0, 0, 0];
-    t[8] = [0, 0, 0, -10, -20, -10, 0, 0, 0];
-    t[9] = [0, 0, 0, 5, 15, 5, 0, 0, 0];
-    t
-};
-#[rustfmt::skip]
-const KING_EG: [[i32; 9]; 10] = {
-    let mut t = ZERO;
-    t[7] = [0, 0, 0, -10, -5, -10, 0, 0, 0];
-    t[8] = [0, 0, 0, 0, 5, 0, 0, 0, 0];
-    t[9] = [0, 0, 0, 0, 5, 0, 0, 0, 0];
-    t
-};
-#[rustfmt::skip]
-const ADVISOR: [[i32; 9]; 10] = {
-    let mut t = ZERO;
-    t[7] = [0, 0, 0, -5, 0, -5, 0, 0, 0];
-    t[8] = [0, 0, 0, 0, 10, 0, 0, 0, 0];
-    t
-};
-#[rustfmt::skip]
-const ELEPHANT: [[i32; 9]; 10] = {
-    let mut t = ZERO;
-    t[5] = [0, 0, -5, 0, 0, 0, -5, 0, 0];
-    t[7] = [-10, 0, 0, 0, 10, 0, 0, 0, -10];
-    t
-};
-#[rustfmt::skip]
-const HORSE_MG: [[i32; 9]; 10] = [
-    [  0,  -5,  10,  20,   0,  20,  10,  -5,   0],
-    [  0,  20,  30,  30,  10,  30,  30,  20,   0],
-    [ 10,  25,  35,  40,  35,  40,  35,  25,  10],
-    [ 10,  20,  35,  30,  35,  30,  35,  20,  10],
-    [  5,  20,  25,  30,  30,  30,  25,  20,   5],
-    [  0,  10,  20,  20,  20,  20,  20,  10,   0],
-    [ -5,   5,  15,  10,  15,  10,  15,   5,  -5],
-    [ -5,   0,  10,  10,   0,  10,  10,   0,  -5],
-    [-10,  -5,   0,   0, -20,   0,   0,  -5, -10],
-    [-20, -15, -10, -10, -10, -10, -10, -15, -20],
+/// Names of the groups, for the tuner's output.
+pub const GROUPS: &[(&str, usize, usize)] = &[
+    ("material (king, advisor, elephant, horse, rook, cannon, pawn)", MATERIAL, 7),
+    ("piece-square: king", PST, PST_SIZE),
+    ("piece-square: advisor", PST + PST_SIZE, PST_SIZE),
+    ("piece-square: elephant", PST + 2 * PST_SIZE, PST_SIZE),
+    ("piece-square: horse", PST + 3 * PST_SIZE, PST_SIZE),
+    ("piece-square: rook", PST + 4 * PST_SIZE, PST_SIZE),
+    ("piece-square: cannon", PST + 5 * PST_SIZE, PST_SIZE),
+    ("piece-square: pawn", PST + 6 * PST_SIZE, PST_SIZE),
+    ("horse mobility (free jumps 0-8)", HORSE_MOBILITY, 9),
+    ("rook mobility (0-17)", ROOK_MOBILITY, 18),
+    ("cannon mobility (0-17)", CANNON_MOBILITY, 18),
+    ("rook on a file without own pawn", ROOK_OPEN_FILE, 1),
+    ("empty-head cannon 空头炮", EMPTY_HEAD_CANNON, 1),
+    ("central cannon 中炮", CENTRAL_CANNON, 1),
+    ("bottom cannon 沉底炮", BOTTOM_CANNON, 1),
+    ("horse on palace centre 窝心马", PALACE_HORSE, 1),
+    ("king attack units, two defending advisors", KING_ATTACK, KING_ATTACK_UNITS),
+    ("king attack units, fewer advisors", KING_ATTACK_WEAK, KING_ATTACK_UNITS),
+    ("advisors left (0-2)", ADVISORS, 3),
+    ("elephants left (0-2)", ELEPHANTS, 3),
+    ("linked advisors", LINKED_ADVISORS, 1),
+    ("linked elephants", LINKED_ELEPHANTS, 1),
+    ("tempo", TEMPO, 1),
 ];
-#[rustfmt::skip]
-const HORSE_EG: [[i32; 9]; 10] = [
-    [ -5,   0,   5,  10,   5,  10,   5,   0,  -5],
-    [  0,  10,  20,  20,  20,  20,  20,  10,   0],
-    [  5,  15,  25,  25,  25,  25,  25,  15,   5],
-    [  5,  15,  25,  25,  25,  25,  25,  15,   5],
-    [  5,  10,  20,  20,  20,  20,  20,  10,   5],
-    [  0,  10,  15,  15,  15,  15,  15,  10,   0],
-    [ -5,   5,  10,  10,  10,  10,  10,   5,  -5],
-    [-10,   0,   5,   5,   5,   5,   5,   0, -10],
-    [-15,  -5,   0,   0,  -5,   0,   0,  -5, -15],
-    [-20, -15, -10, -10, -10, -10, -10, -15, -20],
-];
-#[rustfmt::skip]
-const CANNON_MG: [[i32; 9]; 10] = [
-    [ 10,  10,   0, -10, -10, -10,   0,  10,  10],
-    [ 10,   5,   0, -10, -15, -10,   0,   5,  10],
-    [  5,   5,   0,  -5,   0,  -5,   0,   5,   5],
-    [  0,   5,   5,   5,  10,   5,   5,   5,   0],
-    [  0,   0,   0,   0,  10,   0,   0,   0,   0],
-    [  0,   0,   5,   0,  10,   0,   5,   0,   0],
-    [  0,   0,   0,   0,  10,   0,   0,   0,   0],
-    [  0,   5,  10,  10,  20,  10,  10,   5,   0],
-    [  0,   0,   0,   0,   5,   0,   0,   0,   0],
-    [  0,   0,   5,   5,   5,   5,   5,   0,   0],
-];
-#[rustfmt::skip]
-const CANNON_EG: [[i32; 9]; 10] = [
-    [  0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [  0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [  0,   0,   0,   0,   5,   0,   0,   0,   0],
-    [  0,   0,   0,   5,  10,   5,   0,   0,   0],
-    [  0,   0,   0,   5,  10,   5,   0,   0,   0],
-    [  0,   0,   0,   5,  10,   5,   0,   0,   0],
-    [  0,   0,   0,   5,  10,   5,   0,   0,   0],
-    [  0,   0,   5,   5,  10,   5,   5,   0,   0],
-    [  0,   0,   0,   5,  10,   5,   0,   0,   0],
-    [  0,   0,   0,   0,   5,   0,   0,   0,   0],
-];
-#[rustfmt::skip]
-const ROOK_MG: [[i32; 9]; 10] = [
-    [ 10,  15,  10,  20,  20,  20,  10,  15,  10],
-    [ 15,  20,  20,  30,  30,  30,  20,  20,  15],
-    [ 10,  15,  15,  25,  25,  25,  15,  15,  10],
-    [ 10,  15,  15,  20,  20,  20,  15,  15,  10],
-    [ 10,  15,  15,  20,  20,  20,  15,  15,  10],
-    [  5,  10,  10,  15,  15,  15,  10,  10,   5],
-    [  0,   5,   5,  10,  10,  10,   5,   5,   0],
-    [ -5,   5,   5,  10,   5,  10,   5,   5,  -5],
-    [ -5,   0,   5,  10,   0,  10,   5,   0,  -5],
-    [-10,   5,   0,  10,   0,  10,   0,   5, -10],
-];
-#[rustfmt::skip]
-const ROOK_EG: [[i32; 9]; 10] = [
-    [  5,  10,  10,  15,  15,  15,  10,  10,   5],
-    [ 10,  15,  15,  20,  20,  20,  15,  15,  10],
-    [ 10,  15,  15,  20,  20,  20,  15,  15,  10],
-    [ 10,  10,  10,  15,  15,  15,  10,  10,  10],
-    [  5,  10,  10,  15,  15,  15,  10,  10,   5],
-    [  5,  10,  10,  10,  10,  10,  10,  10,   5],
-    [  0,   5,   5,  10,  10,  10,   5,   5,   0],
-    [  0,   5,   5,   5,   5,   5,   5,   5,   0],
-    [  0,   0,   5,   5,   5,   5,   5,   0,   0],
-    [ -5,   0,   0,   5,   5,   5,   0,   0,  -5],
-];
-#[rustfmt::skip]
-const PAWN_MG: [[i32; 9]; 10] = [
-    [ 10,  20,  30,  40,  40,  40,  30,  20,  10],
-    [ 60,  80, 110, 140, 150, 140, 110,  80,  60],
-    [ 60,  90, 110, 130, 150, 130, 110,  90,  60],
-    [ 50,  70,  90, 100, 110, 100,  90,  70,  50],
-    [ 40,  50,  60,  70,  70,  70,  60,  50,  40],
-    [  0,   0,  10,   0,  25,   0,  10,   0,   0],
-    [  0,   0,   0,   0,  10,   0,   0,   0,   0],
-    [  0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [  0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [  0,   0,   0,   0,   0,   0,   0,   0,   0],
-];
-#[rustfmt::skip]
-const PAWN_EG: [[i32; 9]; 10] = [
-    [ 20,  30,  40,  50,  50,  50,  40,  30,  20],
-    [ 70,  90, 110, 130, 140, 130, 110,  90,  70],
-    [ 70,  90, 110, 120, 130, 120, 110,  90,  70],
-    [ 60,  70,  80,  90, 100,  90,  80,  70,  60],
-    [ 50,  55,  60,  65,  70,  65,  60,  55,  50],
-    [  0,   0,  10,   0,  20,   0,  10,   0,   0],
-    [  0,   0,   0,   0,   5,   0,   0,   0,   0],
-    [  0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [  0,   0,   0,   0,   0,   0,   0,   0,   0],
-    [  0,   0,   0,   0,   0,   0,   0,   0,   0],
-];
-
-pub static PARAMS: Params = Params {
-    material: [s(0, 0), s(200, 200), s(200, 200), s(420, 450), s(1000, 1050), s(450, 420), s(100, 120)],
-    pst: [
-        table(KING_MG, KING_EG),
-        table(ADVISOR, ADVISOR),
-        table(ELEPHANT, ELEPHANT),
-        table(HORSE_MG, HORSE_EG),
-        table(ROOK_MG, ROOK_EG),
-        table(CANNON_MG, CANNON_EG),
-        table(PAWN_MG, PAWN_EG),
-    ],
-    rook_mobility: s(2, 3),
-    cannon_mobility: s(1, 1),
-    horse_mobility: s(6, 8),
-    rook_open_file: s(15, 10),
-    empty_head_cannon: s(60, 20),
-    cannon_on_king_file: s(25, 5),
-    bottom_cannon: s(15, 0),
-    palace_horse: s(-40, -10),
-    king_attackers: [s(0, 0), s(5, 0), s(20, 5), s(45, 10), s(80, 15), s(120, 20), s(160, 25)],
-    advisor_pair: [s(-60, -40), s(-20, -15), s(0, 0)],
-    elephant_pair: [s(-50, -30), s(-15, -10), s(0, 0)],
-    tempo: 15,
-};
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn tables_are_laid_out_from_reds_side() {
-        // Row 0 of a table is rank 9: a pawn on e8 (rank 8, file e) is worth the row-1 value.
-        assert_eq!(PARAMS.pst[6][8 * 9 + 4], s(150, 140));
-        assert_eq!(PARAMS.pst[0][4], s(15, 5)); // king on e0
+    fn groups_cover_the_table_once() {
+        let mut next = 0;
+        for &(_, start, len) in GROUPS {
+            assert_eq!(start, next);
+            next += len;
+        }
+        assert_eq!(next, NUM_WEIGHTS);
+        assert_eq!(super::super::weights::WEIGHTS.len(), NUM_WEIGHTS);
+    }
+
+    #[test]
+    fn symmetric_squares() {
+        assert_eq!(pst_index(6, 7, 2), pst_index(6, 7, 6));
+        assert_ne!(pst_index(6, 7, 3), pst_index(6, 7, 4));
     }
 }

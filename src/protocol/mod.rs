@@ -489,6 +489,7 @@ impl Session {
             rules: self.rules(),
             banned: self.banned.clone(),
             only,
+            pruning: self.options.pruning,
         };
         self.shared.stop.store(false, Relaxed);
         self.shared.pondering.store(g.ponder, Relaxed);

@@ -17,6 +17,8 @@ pub struct Options {
     pub move_overhead: u64,
     /// UCCI: resign hopeless positions (`bestmove … resign`).
     pub resign: bool,
+    /// Selective search (the UCCI `pruning` option: `none` turns it off).
+    pub pruning: bool,
 }
 
 impl Default for Options {
@@ -31,6 +33,7 @@ impl Default for Options {
             natural_limit_rounds: 60,
             move_overhead: 30,
             resign: false,
+            pruning: true,
         }
     }
 }
@@ -135,11 +138,19 @@ impl Options {
                 self.resign = flag(value)?;
                 Ok(Change::Set { resize_hash: false })
             }
+            "pruning" => {
+                self.pruning = match need(name, value)?.to_ascii_lowercase().as_str() {
+                    "none" | "false" | "off" => false,
+                    "small" | "medium" | "large" | "true" | "on" => true,
+                    v => return Err(format!("{name} value '{v}' is not none, small, medium or large")),
+                };
+                Ok(Change::Set { resize_hash: false })
+            }
             "clearhash" => Ok(Change::ClearHash),
             "newgame" => Ok(Change::NewGame),
             "batch" | "debug" | "usebook" | "bookfiles" | "useegtb" | "egtbpaths" | "evalapi" | "idle"
-            | "promotion" | "pruning" | "knowledge" | "randomness" | "style" | "loadbook" | "usehash"
-            | "uci_showwdl" | "ucishowwdl" | "nodestime" | "debuglogfile" => Ok(Change::Ignored),
+            | "promotion" | "knowledge" | "randomness" | "style" | "loadbook" | "usehash" | "uci_showwdl"
+            | "ucishowwdl" | "nodestime" | "debuglogfile" => Ok(Change::Ignored),
             _ => Err(format!("unknown option '{name}'")),
         }
     }
@@ -159,6 +170,11 @@ impl Options {
                 format!("type spin default {} min 0 max 1000", self.natural_limit_rounds),
             ),
             ("Move Overhead", "moveoverhead", format!("type spin default {} min 0 max 5000", self.move_overhead)),
+            (
+                "Pruning",
+                "pruning",
+                format!("type combo default {} var none var large", if self.pruning { "large" } else { "none" }),
+            ),
             ("Clear Hash", "clearhash", "type button".to_string()),
         ];
         let mut lines: Vec<String> = table

@@ -84,11 +84,21 @@ pub struct Settings {
     pub banned: Vec<Move>,
     /// If not empty, the only root moves to consider (UCI `searchmoves`).
     pub only: Vec<Move>,
+    /// Selective pruning and reductions (null move, futility, late-move pruning and reductions, SEE pruning,
+    /// singular extensions). Off = full-width alpha-beta with quiescence: slower, for analysis and checks.
+    pub pruning: bool,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { threads: 1, multipv: 1, rules: Rules::default(), banned: Vec::new(), only: Vec::new() }
+        Settings {
+            threads: 1,
+            multipv: 1,
+            rules: Rules::default(),
+            banned: Vec::new(),
+            only: Vec::new(),
+            pruning: true,
+        }
     }
 }
 
@@ -244,6 +254,8 @@ struct Worker<'a> {
     hist: Box<Histories>,
     rep_cache: Vec<(u64, Outcome)>,
     completed_depth: i32,
+    /// Depth of the current iteration.
+    root_depth: i32,
     stopped: bool,
 }
 
@@ -353,6 +365,11 @@ impl<'a> Worker<'a> {
     }
 
     fn search<const PV: bool>(&mut self, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize, cut: bool) -> i32 {
+        // Check extension: a side in check is searched a ply deeper (checks decide most xiangqi attacks),
+        // bounded so that perpetual checking cannot extend without end.
+        if self.pos.in_check() && ply < 2 * self.root_depth as usize + 8 {
+            depth += 1;
+        }
         if depth <= 0 {
             return self.qsearch::<PV>(alpha, beta, ply);
         }
@@ -415,7 +432,7 @@ impl<'a> Worker<'a> {
             self.stack[ply + 2].killers = [Move::NULL; 2];
         }
 
-        if !in_check && !PV && excluded.is_null() && !is_mate_score(beta) {
+        if self.settings.pruning && !in_check && !PV && excluded.is_null() && !is_mate_score(beta) {
             // Razoring: hopeless nodes go straight to quiescence.
             if depth <= 3 && eval + 200 + 220 * depth * depth < alpha {
                 let v = self.qsearch::<false>(alpha - 1, alpha, ply);
@@ -462,7 +479,7 @@ impl<'a> Worker<'a> {
         }
 
         // Internal iterative reduction: without a hash move this node is probably not worth its full depth.
-        if tt_move.is_null() && depth >= 4 && (PV || cut) {
+        if self.settings.pruning && tt_move.is_null() && depth >= 4 && (PV || cut) {
             depth -= 1;
         }
 
@@ -505,7 +522,7 @@ impl<'a> Worker<'a> {
             };
 
             // Shallow-depth pruning, once a move has saved us from being mated.
-            if best > -MATE_BOUND && has_attackers(&self.pos, us) {
+            if self.settings.pruning && best > -MATE_BOUND && has_attackers(&self.pos, us) {
                 let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
                 if !capture && !gives_check {
                     let limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
@@ -529,7 +546,7 @@ impl<'a> Worker<'a> {
 
             // Singular extension: is the hash move much better than everything else?
             let mut extension = 0;
-            if m == tt_move && ply > 0 && depth >= 7 && excluded.is_null() {
+            if self.settings.pruning && m == tt_move && ply > 0 && depth >= 7 && excluded.is_null() {
                 if let (Some(e), Some(s)) = (tt, tt_score) {
                     if e.depth >= depth - 3 && matches!(e.bound, Bound::Lower | Bound::Exact) && !is_mate_score(s) {
                         let sbeta = s - 2 * depth;
@@ -560,7 +577,7 @@ impl<'a> Worker<'a> {
                 v = -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, !PV && !cut);
             } else {
                 let mut r = 0;
-                if depth >= 3 && (!capture || !PV) {
+                if self.settings.pruning && depth >= 3 && (!capture || !PV) {
                     r = reduction(depth, move_count);
                     r += (!PV) as i32 + cut as i32;
                     r -= improving as i32 + gives_check as i32;
@@ -848,6 +865,7 @@ impl<'a> Worker<'a> {
             if !self.main_thread() && depth > 1 && (depth + self.id as i32) % 3 == 0 && depth < max_depth {
                 continue;
             }
+            self.root_depth = depth;
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
             }
@@ -997,6 +1015,7 @@ pub fn search(
         hist: Histories::new(),
         rep_cache: vec![(0, Outcome::Draw); REP_CACHE],
         completed_depth: 0,
+        root_depth: 0,
         stopped: false,
     };
     let mut main = make_worker(0);
