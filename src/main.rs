@@ -13,6 +13,8 @@ Usage:
   chuhan match --engine cmd=PATH [proto=uci|ucci] [name=N] [option.X=V]… --engine … (--tc 10+0.1 | --movetime MS
                | --nodes N | --depth D) [--games N] [--concurrency K] [--openings FILE] [--rules chinese|asian]
                [--pgn FILE] [--json FILE] [--sprt \"elo0=0 elo1=5 alpha=0.05 beta=0.05\"] [--resign …] [--draw …]
+  chuhan datagen --games N --out FILE [--nodes N] [--threads T] [--seed S] [--random-plies K]
+  chuhan tune --data FILE [--epochs N] [--lr X] [--out src/eval/weights.rs] [--threads T]
   chuhan bench [depth]        fixed-depth search of fixed positions: Bench: <nodes> nodes <nps> nps
   chuhan help                 this text
 ";
@@ -29,6 +31,8 @@ fn main() -> ExitCode {
         Some("bench") => chuhan::tools::bench::cli(&args[1..]),
         Some("analyze") => chuhan::tools::analyze::run(&args[1..]),
         Some("match") => chuhan::tools::arena::cli(&args[1..]),
+        Some("datagen") => chuhan::tools::datagen::run(&args[1..]),
+        Some("tune") => chuhan::tools::tune::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             Ok(())

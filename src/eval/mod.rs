@@ -65,20 +65,24 @@ fn slider_moves(occ: &Occupancy, f: usize, r: usize) -> usize {
     (along_rank.count_ones() + along_file.count_ones()) as usize
 }
 
-/// Bit mask over `rank * 9 + file` of the enemy palace of `us`.
-fn enemy_palace(us: Color) -> u128 {
-    let ranks = match us {
-        Color::Red => 7..10,
-        Color::Black => 0..3,
-    };
-    let mut m = 0u128;
-    for r in ranks {
-        for f in 3..6 {
-            m |= 1u128 << (r * 9 + f);
+/// The palace files d–f as a mask over files.
+const PALACE_FILES: u32 = 0b11_1000;
+
+/// Bit masks over `rank * 9 + file` of the palace each colour attacks (Black's for Red, Red's for Black).
+const ENEMY_PALACE: [u128; 2] = {
+    let mut m = [0u128; 2];
+    let mut f = 3;
+    while f < 6 {
+        let mut r = 0;
+        while r < 3 {
+            m[1] |= 1u128 << (r * 9 + f);
+            m[0] |= 1u128 << ((9 - r) * 9 + f);
+            r += 1;
         }
+        f += 1;
     }
     m
-}
+};
 
 /// Records the terms of `us`'s pieces.
 pub fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
@@ -86,7 +90,9 @@ pub fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
     let occ = pos.occupancy();
     let own = pos.color_occupancy(us);
     let empty = |sq: usize| occ.ranks[sq / 9] >> (sq % 9) & 1 == 0;
-    let palace = enemy_palace(us);
+    let palace = ENEMY_PALACE[us.index()];
+    // The enemy palace's ranks as a mask over ranks, its files over files.
+    let palace_ranks: u32 = if us == Color::Red { 0b11_1000_0000 } else { 0b111 };
     let their_king = pos.king_square(them);
     let mut pawn_files = 0u16;
     for sq in pos.pieces(us, PieceType::Pawn) {
@@ -104,25 +110,17 @@ pub fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
                 let moves = slider_moves(occ, f, r).min(17);
                 let rook = kind == PieceType::Rook;
                 sink.add(if rook { ROOK_MOBILITY } else { CANNON_MOBILITY } + moves, 1);
-                // The squares it reaches along its file and rank, up to and including the first piece.
-                let file_reach = FILE_LINE[r][occ.files[f] as usize];
-                let rank_reach = RANK_LINE[f][occ.ranks[r] as usize];
-                let mut reach = 0u128;
-                let mut bits = (file_reach | file_reach >> 10 | file_reach >> 20) & QUIET_MASK;
-                while bits != 0 {
-                    reach |= 1u128 << (bits.trailing_zeros() as usize * 9 + f);
-                    bits &= bits - 1;
-                }
-                let mut bits = (rank_reach | rank_reach >> 10 | rank_reach >> 20) & QUIET_MASK;
-                while bits != 0 {
-                    reach |= 1u128 << (r * 9 + bits.trailing_zeros() as usize);
-                    bits &= bits - 1;
-                }
+                // Does it reach into the enemy palace along its file or its rank (up to and including the
+                // first piece on each side)?
+                let reach = |line: u32| (line | line >> 10 | line >> 20) & QUIET_MASK;
+                let into_palace = ((3..=5).contains(&f)
+                    && reach(FILE_LINE[r][occ.files[f] as usize]) & palace_ranks != 0)
+                    || (palace_ranks >> r & 1 != 0 && reach(RANK_LINE[f][occ.ranks[r] as usize]) & PALACE_FILES != 0);
                 if rook {
                     if pawn_files >> f & 1 == 0 {
                         sink.add(ROOK_OPEN_FILE, 1);
                     }
-                    units += if reach & palace != 0 {
+                    units += if into_palace {
                         3
                     } else if rr >= 5 {
                         1
@@ -131,16 +129,17 @@ pub fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
                     };
                 } else {
                     if their_king.file() as usize == f {
+                        // One screen would be check; two are the central cannon's pressure.
                         match (occ.files[f] & LINE_BETWEEN[r][their_king.rank() as usize]).count_ones() {
                             0 => sink.add(EMPTY_HEAD_CANNON, 1),
-                            1 => sink.add(CENTRAL_CANNON, 1),
+                            2 => sink.add(CENTRAL_CANNON, 1),
                             _ => {}
                         }
                     }
                     if rr == 9 {
                         sink.add(BOTTOM_CANNON, 1);
                     }
-                    units += if reach & palace != 0 || (3..=5).contains(&rf) { 2 } else { 0 };
+                    units += if into_palace || (3..=5).contains(&rf) { 2 } else { 0 };
                 }
             }
             PieceType::Horse => {

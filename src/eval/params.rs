@@ -69,7 +69,7 @@ pub const CANNON_MOBILITY: usize = ROOK_MOBILITY + 18;
 pub const ROOK_OPEN_FILE: usize = CANNON_MOBILITY + 18;
 /// A cannon facing the enemy king with nothing between (空头炮).
 pub const EMPTY_HEAD_CANNON: usize = ROOK_OPEN_FILE + 1;
-/// A cannon on the enemy king's file behind one screen (中炮).
+/// A cannon on the enemy king's file behind two screens (中炮: one screen would be check).
 pub const CENTRAL_CANNON: usize = EMPTY_HEAD_CANNON + 1;
 /// A cannon on the enemy's back rank (沉底炮).
 pub const BOTTOM_CANNON: usize = CENTRAL_CANNON + 1;
@@ -113,7 +113,7 @@ pub const GROUPS: &[(&str, usize, usize)] = &[
     ("cannon mobility (0-17)", CANNON_MOBILITY, 18),
     ("rook on a file without own pawn", ROOK_OPEN_FILE, 1),
     ("empty-head cannon 空头炮", EMPTY_HEAD_CANNON, 1),
-    ("central cannon 中炮", CENTRAL_CANNON, 1),
+    ("central cannon 中炮 (two screens)", CENTRAL_CANNON, 1),
     ("bottom cannon 沉底炮", BOTTOM_CANNON, 1),
     ("horse on palace centre 窝心马", PALACE_HORSE, 1),
     ("king attack units, two defending advisors", KING_ATTACK, KING_ATTACK_UNITS),

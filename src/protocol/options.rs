@@ -31,7 +31,7 @@ impl Default for Options {
             use_millisec: false,
             rules: RuleSet::Chinese,
             natural_limit_rounds: 60,
-            move_overhead: 30,
+            move_overhead: 10,
             resign: false,
             pruning: true,
         }

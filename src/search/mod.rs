@@ -927,7 +927,9 @@ impl<'a> Worker<'a> {
                 last_best = best.mv;
             }
             let pondering = self.shared.pondering.load(Relaxed);
-            if let (Some(t), false, false) = (self.limits.time, self.limits.infinite, pondering) {
+            // A fixed time per move (soft = hard) is used in full: the hard limit stops the search.
+            let flexible = self.limits.time.is_some_and(|t| t.soft < t.hard);
+            if let (Some(t), false, false, true) = (self.limits.time, self.limits.infinite, pondering, flexible) {
                 let elapsed = self.shared.elapsed_ms() as f64;
                 let soft = t.soft.as_millis() as f64;
                 // Spend less when the best move is stable, more when it keeps changing.

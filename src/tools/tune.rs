@@ -1,0 +1,227 @@
+//! `chuhan tune`: texel tuning of the evaluation weights on labelled positions (from `chuhan datagen`).
+//!
+//! The evaluation is linear in its weights once a position's features are traced (see `eval::trace`), so
+//! the tuner reads every position once, keeps its sparse features, and minimises the mean squared error
+//! between `sigmoid(K · eval)` and the game results by full-batch gradient descent (Adam). K is fitted first
+//! with the current weights. A tenth of the positions is held out to show over-fitting. The result is
+//! written as a new `weights.rs`.
+
+use super::cli::Args;
+use crate::board::Position;
+use crate::eval::params::{s, Score, GROUPS, MATERIAL, NUM_WEIGHTS, PHASE_MAX};
+use crate::eval::trace;
+use crate::eval::weights::WEIGHTS;
+use rayon::prelude::*;
+use std::fmt::Write;
+
+struct Sample {
+    features: Vec<(u16, i16)>,
+    /// Phase weights of the middlegame and endgame parts, times the endgame scale.
+    mg: f64,
+    eg: f64,
+    result: f64,
+}
+
+/// Reads `<FEN> | <result>` lines.
+fn load(text: &str) -> (Vec<Sample>, usize) {
+    let lines: Vec<&str> = text.lines().collect();
+    let parsed: Vec<Option<Sample>> = lines
+        .par_iter()
+        .map(|line| {
+            let (fen, r) = line.split_once('|')?;
+            let result: f64 = r.trim().parse().ok()?;
+            let pos = Position::from_fen(fen.trim()).ok()?;
+            let t = trace(&pos)?;
+            let ph = t.phase as f64 / PHASE_MAX as f64;
+            Some(Sample { features: t.features, mg: ph * t.scale, eg: (1.0 - ph) * t.scale, result })
+        })
+        .collect();
+    let skipped = parsed.iter().filter(|s| s.is_none()).count();
+    (parsed.into_iter().flatten().collect(), skipped)
+}
+
+fn eval(s: &Sample, w: &[f64]) -> f64 {
+    let mut mg = 0.0;
+    let mut eg = 0.0;
+    for &(i, n) in &s.features {
+        mg += w[2 * i as usize] * n as f64;
+        eg += w[2 * i as usize + 1] * n as f64;
+    }
+    mg * s.mg + eg * s.eg
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn error(samples: &[Sample], w: &[f64], k: f64) -> f64 {
+    let sum: f64 = samples.par_iter().map(|s| (sigmoid(k * eval(s, w)) - s.result).powi(2)).sum();
+    sum / samples.len().max(1) as f64
+}
+
+/// The K that best fits the current weights (golden-section search).
+fn fit_k(samples: &[Sample], w: &[f64]) -> f64 {
+    let (mut a, mut b) = (0.0001f64, 0.02f64);
+    let phi = 0.618_033_988_75;
+    for _ in 0..40 {
+        let c = b - phi * (b - a);
+        let d = a + phi * (b - a);
+        if error(samples, w, c) < error(samples, w, d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    (a + b) / 2.0
+}
+
+fn gradient(samples: &[Sample], w: &[f64], k: f64) -> Vec<f64> {
+    let n = samples.len().max(1) as f64;
+    samples
+        .par_chunks(4096)
+        .map(|chunk| {
+            let mut g = vec![0.0; w.len()];
+            for s in chunk {
+                let p = sigmoid(k * eval(s, w));
+                let d = 2.0 * (p - s.result) * p * (1.0 - p) * k;
+                for &(i, c) in &s.features {
+                    g[2 * i as usize] += d * c as f64 * s.mg;
+                    g[2 * i as usize + 1] += d * c as f64 * s.eg;
+                }
+            }
+            g
+        })
+        .reduce(
+            || vec![0.0; w.len()],
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    *x += y;
+                }
+                a
+            },
+        )
+        .into_iter()
+        .map(|x| x / n)
+        .collect()
+}
+
+/// The weights as the source of `weights.rs`.
+pub fn render(w: &[Score], note: &str) -> String {
+    let mut out = String::new();
+    out.push_str("//! The evaluation's weights, in the layout of `params.rs`. Written by `chuhan tune`");
+    out.push_str(&format!("{note}.\n\nuse super::params::{{s, Score, NUM_WEIGHTS}};\n\n"));
+    out.push_str("#[rustfmt::skip]\npub static WEIGHTS: [Score; NUM_WEIGHTS] = [\n");
+    for &(name, start, len) in GROUPS {
+        let _ = writeln!(out, "    // {name}");
+        let mut line = String::from("   ");
+        for v in &w[start..start + len] {
+            let item = format!(" s({}, {}),", v.mg, v.eg);
+            if line.len() + item.len() > 116 {
+                out.push_str(&line);
+                out.push('\n');
+                line = String::from("   ");
+            }
+            line.push_str(&item);
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out.push_str("];\n");
+    out
+}
+
+/// `chuhan tune --data FILE [--epochs N] [--lr X] [--out FILE] [--threads T]`
+pub fn run(argv: &[String]) -> Result<(), String> {
+    let args = Args::parse(argv);
+    if let Some(f) = args.unknown(&["data", "epochs", "lr", "out", "threads"]) {
+        return Err(format!("tune: unknown flag --{f}"));
+    }
+    let path = args.value("data").ok_or("tune: give --data FILE (from chuhan datagen)")?;
+    let epochs = args.number("epochs", 500usize, 1..=1_000_000)?;
+    let lr = args.number("lr", 2.0f64, 0.0001..=1000.0)?;
+    let threads = args.number("threads", 2usize, 1..=256)?;
+    let out = args.value("out").unwrap_or_else(|| "src/eval/weights.rs".into());
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
+    pool.install(|| -> Result<(), String> {
+        let bytes = std::fs::read(&path).map_err(|e| format!("tune: cannot read '{path}': {e}"))?;
+        let (mut samples, skipped) = load(&String::from_utf8_lossy(&bytes));
+        if samples.len() < 100 {
+            return Err(format!("tune: only {} usable positions in '{path}'", samples.len()));
+        }
+        // A fixed tenth, spread through the file, is held out.
+        let held: Vec<Sample> = {
+            let mut keep = Vec::with_capacity(samples.len());
+            let mut held = Vec::new();
+            for (i, s) in samples.drain(..).enumerate() {
+                if i % 10 == 9 {
+                    held.push(s);
+                } else {
+                    keep.push(s);
+                }
+            }
+            samples = keep;
+            held
+        };
+        eprintln!("tune: {} positions ({} held out, {skipped} skipped)", samples.len(), held.len());
+        let mut w: Vec<f64> = WEIGHTS.iter().flat_map(|s| [s.mg as f64, s.eg as f64]).collect();
+        let k = fit_k(&samples, &w);
+        eprintln!("tune: K = {k:.6}; error {:.6} (held out {:.6})", error(&samples, &w, k), error(&held, &w, k));
+        let (b1, b2, eps) = (0.9, 0.999, 1e-8);
+        let mut m = vec![0.0; w.len()];
+        let mut v = vec![0.0; w.len()];
+        for epoch in 1..=epochs {
+            let g = gradient(&samples, &w, k);
+            for i in 0..w.len() {
+                // The king's material is meaningless (both sides always have one).
+                if i / 2 == MATERIAL {
+                    continue;
+                }
+                m[i] = b1 * m[i] + (1.0 - b1) * g[i];
+                v[i] = b2 * v[i] + (1.0 - b2) * g[i] * g[i];
+                let mh = m[i] / (1.0 - b1.powi(epoch as i32));
+                let vh = v[i] / (1.0 - b2.powi(epoch as i32));
+                w[i] -= lr * mh / (vh.sqrt() + eps);
+            }
+            if epoch % 50 == 0 || epoch == epochs {
+                eprintln!(
+                    "tune: epoch {epoch}: error {:.6} (held out {:.6})",
+                    error(&samples, &w, k),
+                    error(&held, &w, k)
+                );
+            }
+        }
+        let scores: Vec<Score> =
+            (0..NUM_WEIGHTS).map(|i| s(w[2 * i].round() as i32, w[2 * i + 1].round() as i32)).collect();
+        let note = format!(" ({} positions, {epochs} epochs, K = {k:.6})", samples.len());
+        std::fs::write(&out, render(&scores, &note)).map_err(|e| format!("tune: cannot write '{out}': {e}"))?;
+        eprintln!("tune: wrote {out}");
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rendering_round_trips_the_current_weights() {
+        let text = render(&WEIGHTS, "");
+        let count = text.matches(" s(").count();
+        assert_eq!(count, NUM_WEIGHTS);
+    }
+
+    #[test]
+    fn tuning_moves_towards_the_results() {
+        // Two tiny "datasets": Red wins whenever it is a horse up; the horse's weight must not fall.
+        let up = "3k5/9/9/9/9/9/9/4N4/9/4K4 w - - 0 1";
+        let mut text = String::new();
+        for _ in 0..200 {
+            text.push_str(&format!("{up} | 1\n"));
+        }
+        let (samples, _) = load(&text);
+        let w: Vec<f64> = WEIGHTS.iter().flat_map(|s| [s.mg as f64, s.eg as f64]).collect();
+        let g = gradient(&samples, &w, 0.005);
+        // Raising the horse's material lowers the error.
+        assert!(g[2 * (MATERIAL + 3) + 1] < 0.0);
+    }
+}
