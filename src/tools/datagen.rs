@@ -120,7 +120,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
             let _ = w.write_all(text.as_bytes());
             let n = done.fetch_add(1, Relaxed) + 1;
             let p = positions.fetch_add(fens.len() as u64, Relaxed) + fens.len() as u64;
-            if n % 100 == 0 || n == games {
+            if n.is_multiple_of(100) || n == games {
                 let _ = w.flush();
                 eprintln!("{n}/{games} games, {p} positions, {:.0} s", start.elapsed().as_secs_f64());
             }
