@@ -18,6 +18,19 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// Whether a stored score with this bound settles a node searched with window (`alpha`, `beta`).
+    #[inline]
+    pub fn decides(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+            Bound::None => false,
+        }
+    }
+}
+
 /// A probed entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {

@@ -93,8 +93,8 @@ const HORSE: [(i32, i32, i32, i32); 8] = [
     (-2, -1, -1, 0),
 ];
 
-/// King steps: one point orthogonally, inside the palace.
-pub static KING_STEPS: [Steps<4>; 90] = {
+/// Steps of one point in the given directions that stay inside the same palace.
+const fn palace_steps(dirs: [(i32, i32); 4]) -> [Steps<4>; 90] {
     let mut t = [Steps::EMPTY; 90];
     let mut sq = 0;
     while sq < 90 {
@@ -102,8 +102,8 @@ pub static KING_STEPS: [Steps<4>; 90] = {
         if in_palace(f, r) {
             let mut d = 0;
             while d < 4 {
-                let (nf, nr) = (f + ORTHO[d].0, r + ORTHO[d].1);
-                // Stay inside the same palace: never across the board.
+                let (nf, nr) = (f + dirs[d].0, r + dirs[d].1);
+                // Never from one palace into the other.
                 if in_palace(nf, nr) && (nr <= 2) == (r <= 2) {
                     t[sq] = t[sq].with(sq_at(nf, nr), -1);
                 }
@@ -113,28 +113,13 @@ pub static KING_STEPS: [Steps<4>; 90] = {
         sq += 1;
     }
     t
-};
+}
+
+/// King steps: one point orthogonally, inside the palace.
+pub static KING_STEPS: [Steps<4>; 90] = palace_steps(ORTHO);
 
 /// Advisor steps: one point diagonally, inside the palace.
-pub static ADVISOR_STEPS: [Steps<4>; 90] = {
-    let mut t = [Steps::EMPTY; 90];
-    let mut sq = 0;
-    while sq < 90 {
-        let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
-        if in_palace(f, r) {
-            let mut d = 0;
-            while d < 4 {
-                let (nf, nr) = (f + DIAG[d].0, r + DIAG[d].1);
-                if in_palace(nf, nr) && (nr <= 2) == (r <= 2) {
-                    t[sq] = t[sq].with(sq_at(nf, nr), -1);
-                }
-                d += 1;
-            }
-        }
-        sq += 1;
-    }
-    t
-};
+pub static ADVISOR_STEPS: [Steps<4>; 90] = palace_steps(DIAG);
 
 /// Elephant steps: two points diagonally, never across the river; `block` is the elephant's eye.
 pub static ELEPHANT_STEPS: [Steps<4>; 90] = {

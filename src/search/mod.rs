@@ -62,6 +62,17 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// The bound a search result gives: it failed high, is exact (a PV node that raised alpha), or failed low.
+fn bound_of(best: i32, original_alpha: i32, beta: i32, pv: bool) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if pv && best > original_alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
 /// When to stop.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
@@ -355,6 +366,16 @@ impl<'a> Worker<'a> {
         outcome
     }
 
+    /// Records the move in the frame of `ply` (for histories and the null-move rule) and plays it.
+    #[inline]
+    fn make(&mut self, ply: usize, m: Move) {
+        let piece = self.pos.piece_at(m.from());
+        self.stack[ply].current = m;
+        self.stack[ply].piece = piece;
+        self.stack[ply].cont = Histories::cont_index(piece, m.to().index());
+        self.pos.make_move(m);
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         self.pv[ply][ply] = m;
         let next = self.pv_len[ply + 1].max(ply + 1);
@@ -401,12 +422,7 @@ impl<'a> Worker<'a> {
         let tt_move = tt.map_or(Move::NULL, |e| e.mv);
         let tt_score = tt.map(|e| from_tt(e.score, ply));
         if let (false, Some(e), Some(s)) = (PV, tt, tt_score) {
-            let fits = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-                Bound::None => false,
-            };
+            let fits = e.bound.decides(s, alpha, beta);
             if e.depth >= depth && fits && self.pos.rule60() < 100 {
                 return s;
             }
@@ -567,10 +583,7 @@ impl<'a> Worker<'a> {
                 }
             }
 
-            self.stack[ply].current = m;
-            self.stack[ply].piece = piece;
-            self.stack[ply].cont = Histories::cont_index(piece, m.to().index());
-            self.pos.make_move(m);
+            self.make(ply, m);
             let new_depth = depth - 1 + extension;
             let mut v;
             if move_count == 1 {
@@ -626,13 +639,7 @@ impl<'a> Worker<'a> {
             self.reward(ply, best_move, depth, &quiets, &captures);
         }
         if excluded.is_null() {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if PV && best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = bound_of(best, original_alpha, beta, PV);
             let e = if in_check { 0 } else { eval };
             self.shared.tt.store(key, best_move, to_tt(best, ply), e, depth, bound, PV);
         }
@@ -695,12 +702,7 @@ impl<'a> Worker<'a> {
         let tt = self.shared.tt.probe(key);
         if let (false, Some(e)) = (PV, tt) {
             let s = from_tt(e.score, ply);
-            let fits = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-                Bound::None => false,
-            };
+            let fits = e.bound.decides(s, alpha, beta);
             if fits {
                 return s;
             }
@@ -742,11 +744,7 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            let piece = self.pos.piece_at(m.from());
-            self.stack[ply].current = m;
-            self.stack[ply].piece = piece;
-            self.stack[ply].cont = Histories::cont_index(piece, m.to().index());
-            self.pos.make_move(m);
+            self.make(ply, m);
             let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
             self.pos.unmake_move();
             if self.stopped {
@@ -769,13 +767,7 @@ impl<'a> Worker<'a> {
         if in_check && !any {
             return mated_in(ply);
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if PV && best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best, original_alpha, beta, PV);
         self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { stand }, 0, bound, PV);
         best
     }
@@ -790,12 +782,8 @@ impl<'a> Worker<'a> {
             if self.main_thread() && self.shared.elapsed_ms() > 3000 {
                 self.listener.currmove(depth, m, i + 1);
             }
-            let piece = self.pos.piece_at(m.from());
-            self.stack[0].current = m;
-            self.stack[0].piece = piece;
-            self.stack[0].cont = Histories::cont_index(piece, m.to().index());
             self.seldepth = self.seldepth.max(1);
-            self.pos.make_move(m);
+            self.make(0, m);
             let mut v;
             if i == self.pv_idx {
                 v = -self.search::<true>(-beta, -alpha, depth - 1, 1, false);
