@@ -84,8 +84,47 @@ const ENEMY_PALACE: [u128; 2] = {
     m
 };
 
-/// Records the terms of `us`'s pieces.
+/// Material and piece-square weight of one piece (the part of the evaluation that the search keeps
+/// incrementally), from its owner's point of view.
+#[inline]
+fn piece_psq(kind: PieceType, color: Color, sq: Square) -> Score {
+    let rel = relative(color, sq);
+    WEIGHTS[MATERIAL + kind.index()] + WEIGHTS[pst_index(kind.index(), rel.rank() as usize, rel.file() as usize)]
+}
+
+/// Material and piece-square weights of the whole position, Red's minus Black's.
+pub fn psq(pos: &Position) -> Score {
+    let mut total = Score::default();
+    for c in Color::ALL {
+        for (kind, sq) in pos.pieces_of_color(c) {
+            let v = piece_psq(kind, c, sq);
+            total += if c == Color::Red { v } else { -v };
+        }
+    }
+    total
+}
+
+/// How `m` (legal here) changes [`psq`].
+#[inline]
+pub fn psq_delta(pos: &Position, m: crate::types::Move) -> Score {
+    let Some(p) = pos.piece_at(m.from()) else { return Score::default() };
+    let mut d = piece_psq(p.kind(), p.color(), m.to()) - piece_psq(p.kind(), p.color(), m.from());
+    if let Some(c) = pos.piece_at(m.to()) {
+        d += piece_psq(c.kind(), c.color(), m.to());
+    }
+    if p.color() == Color::Red {
+        d
+    } else {
+        -d
+    }
+}
+
+/// Records the terms of `us`'s pieces; material and piece-square terms only when `PSQ`.
 pub fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
+    terms::<S, true>(pos, us, sink)
+}
+
+fn terms<S: Sink, const PSQ: bool>(pos: &Position, us: Color, sink: &mut S) {
     let them = !us;
     let occ = pos.occupancy();
     let own = pos.color_occupancy(us);
@@ -103,8 +142,10 @@ pub fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
         let rel = relative(us, sq);
         let (rf, rr) = (rel.file() as usize, rel.rank() as usize);
         let (f, r) = (sq.file() as usize, sq.rank() as usize);
-        sink.add(MATERIAL + kind.index(), 1);
-        sink.add(pst_index(kind.index(), rr, rf), 1);
+        if PSQ {
+            sink.add(MATERIAL + kind.index(), 1);
+            sink.add(pst_index(kind.index(), rr, rf), 1);
+        }
         match kind {
             PieceType::Rook | PieceType::Cannon => {
                 let moves = slider_moves(occ, f, r).min(17);
@@ -213,14 +254,19 @@ fn scale(pos: &Position, v: i32) -> i32 {
 
 /// The evaluation from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, psq(pos))
+}
+
+/// The evaluation, given [`psq`] of the position (kept up to date by the search move by move).
+pub fn evaluate_with(pos: &Position, psq_red: Score) -> i32 {
     if insufficient_material(pos) {
         return 0;
     }
     let us = pos.side_to_move();
-    let mut ours = Sum(WEIGHTS[TEMPO]);
-    side_terms(pos, us, &mut ours);
+    let mut ours = Sum(WEIGHTS[TEMPO] + if us == Color::Red { psq_red } else { -psq_red });
+    terms::<_, false>(pos, us, &mut ours);
     let mut theirs = Sum(Score::default());
-    side_terms(pos, !us, &mut theirs);
+    terms::<_, false>(pos, !us, &mut theirs);
     scale(pos, taper(ours.0 - theirs.0, phase(pos)))
 }
 

@@ -8,7 +8,7 @@ pub mod history;
 pub mod movepick;
 
 use crate::board::Position;
-use crate::eval::evaluate;
+use crate::eval::{evaluate_with, params::Score, psq, psq_delta};
 use crate::rules::repetition::{judge_for_side_to_move, occurrences, previous_occurrence, Outcome};
 use crate::rules::{natural_limit_count, Rules};
 use crate::time::Allocation;
@@ -262,6 +262,8 @@ struct Worker<'a> {
     stack: Vec<Frame>,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
+    /// Material and piece-square sums by ply (see `eval::psq`).
+    psq: Vec<Score>,
     hist: Box<Histories>,
     rep_cache: Vec<(u64, Outcome)>,
     completed_depth: i32,
@@ -366,9 +368,18 @@ impl<'a> Worker<'a> {
         outcome
     }
 
-    /// Records the move in the frame of `ply` (for histories and the null-move rule) and plays it.
+    /// The static evaluation of the node at `ply`.
+    #[inline]
+    fn evaluate(&self, ply: usize) -> i32 {
+        debug_assert_eq!(self.psq[ply], psq(&self.pos));
+        evaluate_with(&self.pos, self.psq[ply])
+    }
+
+    /// Records the move in the frame of `ply` (for histories and the null-move rule), keeps the material and
+    /// piece-square sum up to date, and plays it.
     #[inline]
     fn make(&mut self, ply: usize, m: Move) {
+        self.psq[ply + 1] = self.psq[ply] + psq_delta(&self.pos, m);
         let piece = self.pos.piece_at(m.from());
         self.stack[ply].current = m;
         self.stack[ply].piece = piece;
@@ -407,7 +418,7 @@ impl<'a> Worker<'a> {
             return v;
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check { 0 } else { self.evaluate(ply) };
         }
         // Mate distance pruning.
         alpha = alpha.max(mated_in(ply));
@@ -433,7 +444,7 @@ impl<'a> Worker<'a> {
         } else {
             let raw = match tt {
                 Some(e) if e.bound != Bound::None && e.eval.abs() < MATE_BOUND => e.eval,
-                _ => evaluate(&self.pos),
+                _ => self.evaluate(ply),
             };
             // A hash score that bounds the evaluation the right way is a better estimate.
             match (tt, tt_score) {
@@ -473,6 +484,7 @@ impl<'a> Worker<'a> {
                 self.stack[ply].current = Move::NULL;
                 self.stack[ply].piece = None;
                 self.stack[ply].cont = Histories::cont_index(None, 0);
+                self.psq[ply + 1] = self.psq[ply];
                 self.pos.make_null_move();
                 let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut);
                 self.pos.unmake_null_move();
@@ -696,7 +708,7 @@ impl<'a> Worker<'a> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check { 0 } else { self.evaluate(ply) };
         }
         let key = self.pos.key();
         let tt = self.shared.tt.probe(key);
@@ -711,8 +723,8 @@ impl<'a> Worker<'a> {
             -INF
         } else {
             let e = tt.map_or_else(
-                || evaluate(&self.pos),
-                |e| if e.eval.abs() < MATE_BOUND { e.eval } else { evaluate(&self.pos) },
+                || self.evaluate(ply),
+                |e| if e.eval.abs() < MATE_BOUND { e.eval } else { self.evaluate(ply) },
             );
             if e >= beta {
                 return e;
@@ -1002,6 +1014,11 @@ pub fn search(
         stack: vec![Frame::default(); MAX_PLY + 2],
         pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
         pv_len: [0; MAX_PLY + 1],
+        psq: {
+            let mut v = vec![Score::default(); MAX_PLY + 2];
+            v[0] = psq(pos);
+            v
+        },
         hist: Histories::new(),
         rep_cache: vec![(0, Outcome::Draw); REP_CACHE],
         completed_depth: 0,
