@@ -194,6 +194,7 @@ fn legal_moves_match_the_naive_generator() {
         let fast = names(&pos.legal_moves());
         let slow = naive::legal_moves(pos);
         assert_eq!(fast, slow, "{}", pos.to_fen());
+        assert_eq!(pos.count_legal(), slow.len(), "count_legal in {}", pos.to_fen());
         assert_eq!(pos.in_check(), naive::king_in_danger(&naive::grid(pos), pos.side_to_move()), "{}", pos.to_fen());
     });
 }

@@ -46,6 +46,102 @@ impl Position {
         list
     }
 
+    /// The number of legal moves, counted without listing them where it can be (perft's last ply): pieces
+    /// that are not shields are counted by table lookups and popcounts.
+    pub fn count_legal(&self) -> usize {
+        if self.st.in_check {
+            return self.legal_moves().len();
+        }
+        let (pinned, screens) = self.king_shields(self.side);
+        if screens != 0 {
+            return self.legal_moves().len();
+        }
+        let us = tag(self.side);
+        let own = &self.color_occ[self.side.index()];
+        let them = &self.color_occ[(!self.side).index()];
+        let free = |sq: u8| self.board[sq as usize] & us == 0;
+        let mut count = 0usize;
+        let base = us as usize;
+        for off in 1..16 {
+            let from = self.slot_square[base + off] as usize;
+            if from == NO_SQ as usize {
+                continue;
+            }
+            if pinned >> from & 1 != 0 {
+                // A shield: list its moves and test each.
+                let mut list = MoveList::new();
+                self.generate_piece(&mut list, off, from);
+                count += list.iter().filter(|&&m| self.is_safe(m)).count();
+                continue;
+            }
+            count += match off {
+                1 | 2 => ADVISOR_STEPS[from].iter().filter(|&(t, _)| free(t)).count(),
+                3 | 4 => {
+                    ELEPHANT_STEPS[from].iter().filter(|&(t, eye)| self.board[eye as usize] == 0 && free(t)).count()
+                }
+                5 | 6 => HORSE_STEPS[from].iter().filter(|&(t, leg)| self.board[leg as usize] == 0 && free(t)).count(),
+                7..=10 => {
+                    let shift = if off <= 8 { 10 } else { 20 };
+                    let (f, r) = (from % 9, from / 9);
+                    let e = RANK_LINE[f][self.occ.ranks[r] as usize];
+                    let g = FILE_LINE[r][self.occ.files[f] as usize];
+                    ((e & QUIET_MASK).count_ones()
+                        + (e >> shift & QUIET_MASK & them.ranks[r] as u32).count_ones()
+                        + (g & QUIET_MASK).count_ones()
+                        + (g >> shift & QUIET_MASK & them.files[f] as u32).count_ones()) as usize
+                }
+                _ => PAWN_STEPS[self.side.index()][from]
+                    .iter()
+                    .filter(|&(t, _)| own.ranks[t as usize / 9] >> (t % 9) & 1 == 0)
+                    .count(),
+            };
+        }
+        let from = self.slot_square[base] as usize;
+        let mut kings = MoveList::new();
+        self.generate_piece(&mut kings, 0, from);
+        count + kings.iter().filter(|&&m| self.is_safe(m)).count()
+    }
+
+    /// Appends the pseudo-legal moves of the piece with slot offset `off` on `from`.
+    fn generate_piece(&self, list: &mut MoveList, off: usize, from: usize) {
+        let us = tag(self.side);
+        let push = |list: &mut MoveList, to: u8| {
+            if self.board[to as usize] & us == 0 {
+                list.push(mv(from, to as usize));
+            }
+        };
+        match off {
+            0 => KING_STEPS[from].iter().for_each(|(t, _)| push(list, t)),
+            1 | 2 => ADVISOR_STEPS[from].iter().for_each(|(t, _)| push(list, t)),
+            3 | 4 => ELEPHANT_STEPS[from]
+                .iter()
+                .filter(|&(_, eye)| self.board[eye as usize] == 0)
+                .for_each(|(t, _)| push(list, t)),
+            5 | 6 => HORSE_STEPS[from]
+                .iter()
+                .filter(|&(_, leg)| self.board[leg as usize] == 0)
+                .for_each(|(t, _)| push(list, t)),
+            7..=10 => {
+                let shift = if off <= 8 { 10 } else { 20 };
+                let them = &self.color_occ[(!self.side).index()];
+                let (f, r) = (from % 9, from / 9);
+                let e = RANK_LINE[f][self.occ.ranks[r] as usize];
+                let mut bits = e & QUIET_MASK | (e >> shift & QUIET_MASK & them.ranks[r] as u32);
+                while bits != 0 {
+                    list.push(mv(from, r * 9 + bits.trailing_zeros() as usize));
+                    bits &= bits - 1;
+                }
+                let g = FILE_LINE[r][self.occ.files[f] as usize];
+                let mut bits = g & QUIET_MASK | (g >> shift & QUIET_MASK & them.files[f] as u32);
+                while bits != 0 {
+                    list.push(mv(from, bits.trailing_zeros() as usize * 9 + f));
+                    bits &= bits - 1;
+                }
+            }
+            _ => PAWN_STEPS[self.side.index()][from].iter().for_each(|(t, _)| push(list, t)),
+        }
+    }
+
     /// Whether the side to move has at least one legal move. Having none loses, in check or not.
     pub fn has_legal_move(&self) -> bool {
         !self.legal_moves().is_empty()

@@ -10,11 +10,11 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if depth == 1 {
+        return pos.count_legal() as u64;
+    }
     let mut list = MoveList::new();
     pos.generate(GenType::All, &mut list);
-    if depth == 1 {
-        return list.len() as u64;
-    }
     let mut nodes = 0;
     for &m in list.iter() {
         pos.make_move(m);
