@@ -59,3 +59,24 @@ fn one_thread_is_deterministic_and_two_threads_agree_on_mates() {
     let two = think(&Position::from_fen("3k5/2P6/9/9/9/9/9/9/9/4K3R w - - 0 1").unwrap(), 6, 2);
     assert_eq!(two.best.unwrap().to_string(), "i0i9");
 }
+
+#[test]
+fn a_new_game_forgets_what_earlier_searches_learnt() {
+    // Within a game the hash table and the histories carry over from move to move; `new_game` (ucinewgame,
+    // UCCI's setoption newgame) wipes both, so the same search is repeated exactly.
+    let pos = Position::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1").unwrap();
+    let other = play(chuhan::START_FEN, "h2e2 h9g7");
+    let shared = Shared::new(16);
+    let limits = Limits { depth: Some(8), ..Limits::default() };
+    let run = |p: &Position| {
+        shared.stop.store(false, std::sync::atomic::Ordering::Relaxed);
+        search(p, &limits, &Settings::default(), &shared, &Silent)
+    };
+    let first = run(&pos);
+    let again = run(&pos);
+    assert!(again.nodes < first.nodes, "a repeated search reuses the table: {} vs {}", again.nodes, first.nodes);
+    run(&other);
+    shared.new_game();
+    let fresh = run(&pos);
+    assert_eq!((fresh.best, fresh.nodes, fresh.score), (first.best, first.nodes, first.score));
+}

@@ -520,6 +520,36 @@ impl Position {
         self.st.plies_from_null = 0;
     }
 
+    /// A key of the kings and pawns alone (the slow-changing skeleton of a position), computed on demand from
+    /// the slots: the search's correction history groups positions by it.
+    #[inline]
+    pub fn pawn_key(&self) -> u64 {
+        let mut key = 0;
+        for color in Color::ALL {
+            let base = tag(color) as usize;
+            for off in [0, 11, 12, 13, 14, 15] {
+                let sq = self.slot_square[base + off];
+                if sq != NO_SQ {
+                    key ^= KEYS.piece[slot_piece((base + off) as u8).index()][sq as usize];
+                }
+            }
+        }
+        key
+    }
+
+    /// A key of the material on the board (how many pieces of each kind and colour), whatever their squares.
+    #[inline]
+    pub fn material_key(&self) -> u64 {
+        let mut packed = 0u64;
+        for side in &self.counts {
+            for &n in side {
+                packed = packed << 3 | n as u64;
+            }
+        }
+        // Spread the packed counts over all bits (the table index takes the low ones).
+        (packed ^ packed >> 29).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20
+    }
+
     // ----- Consistency --------------------------------------------------------------------------------------
 
     /// The Zobrist key computed from scratch.

@@ -377,7 +377,7 @@ impl Session {
     }
 
     fn new_game(&mut self) {
-        self.shared.tt.clear();
+        self.shared.new_game();
         self.hopeless = 0;
     }
 

@@ -1,5 +1,7 @@
-//! Move-ordering statistics: butterfly, continuation, capture histories, killers and counter-moves.
+//! Move-ordering statistics (butterfly, continuation, capture histories, killers and counter-moves) and the
+//! correction history of the static evaluation.
 
+use crate::board::Position;
 use crate::types::{Move, Piece};
 
 pub const MAX_HISTORY: i32 = 16384;
@@ -7,9 +9,15 @@ pub const MAX_HISTORY: i32 = 16384;
 /// Moves a statistic towards `bonus` with gravity, keeping it within ±MAX_HISTORY.
 #[inline]
 pub fn update(entry: &mut i16, bonus: i32) {
-    let b = bonus.clamp(-MAX_HISTORY, MAX_HISTORY);
+    gravity(entry, bonus, MAX_HISTORY);
+}
+
+/// Moves `entry` towards `bonus`, the more slowly the closer it is to `±limit`.
+#[inline]
+fn gravity(entry: &mut i16, bonus: i32, limit: i32) {
+    let b = bonus.clamp(-limit, limit);
     let v = *entry as i32;
-    *entry = (v + b - v * b.abs() / MAX_HISTORY) as i16;
+    *entry = (v + b - v * b.abs() / limit) as i16;
 }
 
 /// History bonus for a cutoff at `depth`.
@@ -17,6 +25,11 @@ pub fn update(entry: &mut i16, bonus: i32) {
 pub fn bonus(depth: i32) -> i32 {
     (170 * depth - 80).clamp(0, 2400)
 }
+
+/// Entries of each correction table (a power of two).
+const CORRECTION_SIZE: usize = 16384;
+/// Bound of a correction entry; the applied correction is at most `3 * CORRECTION_LIMIT / 16`.
+const CORRECTION_LIMIT: i32 = 1024;
 
 /// `[piece][to]` indexed by a previous move's piece and destination: the continuation histories.
 pub type PieceTo = [[i16; 90]; 14];
@@ -30,31 +43,47 @@ pub struct Histories {
     pub continuation: Vec<PieceTo>,
     /// `[previous piece][previous to]` → the move that refuted it.
     pub counter: Vec<[Move; 90]>,
+    /// `[side][pawn key]`: how far searches found positions with these kings and pawns from their static
+    /// evaluation.
+    pub correction_pawn: Vec<[i16; CORRECTION_SIZE]>,
+    /// `[side][material key]`: the same for positions with this material.
+    pub correction_material: Vec<[i16; CORRECTION_SIZE]>,
 }
 
-impl Histories {
-    pub fn new() -> Box<Histories> {
-        Box::new(Histories {
+impl Default for Histories {
+    fn default() -> Histories {
+        Histories {
             butterfly: vec![[[0; 90]; 90]; 2],
             capture: vec![[[0; 7]; 90]; 14],
             continuation: vec![[[0; 90]; 14]; 14 * 90 + 1],
             counter: vec![[Move::NULL; 90]; 14],
-        })
+            correction_pawn: vec![[0; CORRECTION_SIZE]; 2],
+            correction_material: vec![[0; CORRECTION_SIZE]; 2],
+        }
+    }
+}
+
+impl Histories {
+    fn correction_slots(pos: &Position) -> (usize, usize, usize) {
+        let mask = CORRECTION_SIZE - 1;
+        (pos.side_to_move().index(), pos.pawn_key() as usize & mask, pos.material_key() as usize & mask)
     }
 
-    pub fn clear(&mut self) {
-        for t in &mut self.butterfly {
-            *t = [[0; 90]; 90];
-        }
-        for t in &mut self.capture {
-            *t = [[0; 7]; 90];
-        }
-        for t in &mut self.continuation {
-            *t = [[0; 90]; 14];
-        }
-        for t in &mut self.counter {
-            *t = [Move::NULL; 90];
-        }
+    /// What to add to the static evaluation of `pos` (side to move's view): the evaluation errs alike in
+    /// positions that share their kings and pawns or their material.
+    #[inline]
+    pub fn correction(&self, pos: &Position) -> i32 {
+        let (us, p, m) = Self::correction_slots(pos);
+        (2 * self.correction_pawn[us][p] as i32 + self.correction_material[us][m] as i32) / 16
+    }
+
+    /// Teaches the correction tables that a search of `depth` found `pos` worth `diff` more than its corrected
+    /// static evaluation.
+    pub fn update_correction(&mut self, pos: &Position, diff: i32, depth: i32) {
+        let (us, p, m) = Self::correction_slots(pos);
+        let bonus = (diff * depth / 8).clamp(-CORRECTION_LIMIT / 4, CORRECTION_LIMIT / 4);
+        gravity(&mut self.correction_pawn[us][p], bonus, CORRECTION_LIMIT);
+        gravity(&mut self.correction_material[us][m], bonus, CORRECTION_LIMIT);
     }
 
     /// Index of the continuation table that follows a move of `piece` to `to` (the last one: no move).

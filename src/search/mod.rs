@@ -121,6 +121,9 @@ pub struct Shared {
     pub pondering: AtomicBool,
     nodes: AtomicU64,
     start: Mutex<Instant>,
+    /// Each thread's move-ordering and correction statistics, kept from one move of a game to the next (what
+    /// the last search learnt still holds after one move) and cleared with [`Shared::new_game`].
+    histories: Mutex<Vec<Histories>>,
 }
 
 impl Shared {
@@ -131,7 +134,14 @@ impl Shared {
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             start: Mutex::new(Instant::now()),
+            histories: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Forgets everything learnt in earlier searches: the hash table and the histories.
+    pub fn new_game(&self) {
+        self.tt.clear();
+        self.histories.lock().unwrap_or_else(|e| e.into_inner()).clear();
     }
 
     /// The opponent played the expected move: from now on the clock counts.
@@ -264,7 +274,7 @@ struct Worker<'a> {
     pv_len: [usize; MAX_PLY + 1],
     /// Material and piece-square sums by ply (see `eval::psq`).
     psq: Vec<Score>,
-    hist: Box<Histories>,
+    hist: Histories,
     rep_cache: Vec<(u64, Outcome)>,
     completed_depth: i32,
     /// Depth of the current iteration.
@@ -375,6 +385,12 @@ impl<'a> Worker<'a> {
         evaluate_with(&self.pos, self.psq[ply])
     }
 
+    /// The static evaluation `raw` adjusted by the correction history.
+    #[inline]
+    fn corrected(&self, raw: i32) -> i32 {
+        (raw + self.hist.correction(&self.pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
     /// Records the move in the frame of `ply` (for histories and the null-move rule), keeps the material and
     /// piece-square sum up to date, and plays it.
     #[inline]
@@ -439,21 +455,28 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let eval = if in_check {
-            -INF
+        // `raw` is the evaluation (kept in the hash table), `static_eval` that corrected by the correction
+        // history, `eval` the best estimate: a hash score that bounds the static one the right way is better.
+        let (raw, static_eval, eval) = if in_check {
+            (0, -INF, -INF)
         } else {
             let raw = match tt {
                 Some(e) if e.bound != Bound::None && e.eval.abs() < MATE_BOUND => e.eval,
                 _ => self.evaluate(ply),
             };
-            // A hash score that bounds the evaluation the right way is a better estimate.
-            match (tt, tt_score) {
-                (Some(e), Some(s)) if (e.bound == Bound::Lower && s > raw) || (e.bound == Bound::Upper && s < raw) => s,
-                _ => raw,
-            }
+            let corrected = self.corrected(raw);
+            let eval = match (tt, tt_score) {
+                (Some(e), Some(s))
+                    if (e.bound == Bound::Lower && s > corrected) || (e.bound == Bound::Upper && s < corrected) =>
+                {
+                    s
+                }
+                _ => corrected,
+            };
+            (raw, corrected, eval)
         };
-        self.stack[ply].static_eval = eval;
-        let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].static_eval;
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 1].killers = [Move::NULL; 2];
         if ply + 2 <= MAX_PLY {
             self.stack[ply + 2].killers = [Move::NULL; 2];
@@ -652,8 +675,18 @@ impl<'a> Worker<'a> {
         }
         if excluded.is_null() {
             let bound = bound_of(best, original_alpha, beta, PV);
-            let e = if in_check { 0 } else { eval };
-            self.shared.tt.store(key, best_move, to_tt(best, ply), e, depth, bound, PV);
+            self.shared.tt.store(key, best_move, to_tt(best, ply), raw, depth, bound, PV);
+            // Teach the correction history where the search disagreed with the static evaluation (as far as the
+            // bound tells, and not when a capture decided).
+            let quiet_best = best_move.is_null() || !self.pos.is_capture(best_move);
+            let agrees = match bound {
+                Bound::Lower => best > static_eval,
+                Bound::Upper => best < static_eval,
+                _ => true,
+            };
+            if !in_check && quiet_best && agrees && !is_mate_score(best) {
+                self.hist.update_correction(&self.pos, best - static_eval, depth);
+            }
         }
         best
     }
@@ -719,17 +752,18 @@ impl<'a> Worker<'a> {
                 return s;
             }
         }
-        let stand = if in_check {
-            -INF
+        let (raw, stand) = if in_check {
+            (0, -INF)
         } else {
-            let e = tt.map_or_else(
-                || self.evaluate(ply),
-                |e| if e.eval.abs() < MATE_BOUND { e.eval } else { self.evaluate(ply) },
-            );
-            if e >= beta {
-                return e;
+            let raw = match tt {
+                Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
+                _ => self.evaluate(ply),
+            };
+            let stand = self.corrected(raw);
+            if stand >= beta {
+                return stand;
             }
-            e
+            (raw, stand)
         };
         let original_alpha = alpha;
         alpha = alpha.max(stand);
@@ -780,7 +814,7 @@ impl<'a> Worker<'a> {
             return mated_in(ply);
         }
         let bound = bound_of(best, original_alpha, beta, PV);
-        self.shared.tt.store(key, best_move, to_tt(best, ply), if in_check { 0 } else { stand }, 0, bound, PV);
+        self.shared.tt.store(key, best_move, to_tt(best, ply), raw, 0, bound, PV);
         best
     }
 
@@ -995,7 +1029,10 @@ pub fn search(
         return SearchResult { best: None, ponder: None, score: mated_in(0), depth: 0, nodes: 0, pv: Vec::new() };
     }
     let threads = settings.threads.max(1);
-    let make_worker = |id: usize| Worker {
+    let mut kept = std::mem::take(&mut *shared.histories.lock().unwrap_or_else(|e| e.into_inner()));
+    kept.resize_with(threads, Histories::default);
+    let mut kept = kept.into_iter();
+    let mut make_worker = |id: usize| Worker {
         id,
         pos: pos.clone(),
         shared,
@@ -1019,20 +1056,23 @@ pub fn search(
             v[0] = psq(pos);
             v
         },
-        hist: Histories::new(),
+        hist: kept.next().unwrap_or_default(),
         rep_cache: vec![(0, Outcome::Draw); REP_CACHE],
         completed_depth: 0,
         root_depth: 0,
         stopped: false,
     };
     let mut main = make_worker(0);
+    let helpers: Vec<_> = (1..threads).map(&mut make_worker).collect();
+    let mut learnt = Vec::with_capacity(threads);
     std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads)
-            .map(|id| {
-                let mut w = make_worker(id);
+        let helpers: Vec<_> = helpers
+            .into_iter()
+            .map(|mut w| {
                 scope.spawn(move || {
                     w.iterate();
                     w.shared.nodes.fetch_add(w.nodes - w.flushed, Relaxed);
+                    w.hist
                 })
             })
             .collect();
@@ -1041,20 +1081,21 @@ pub fn search(
         main.flushed = main.nodes;
         wait_for_stop(limits, shared);
         shared.stop.store(true, Relaxed);
-        for h in helpers {
-            let _ = h.join();
-        }
+        learnt.extend(helpers.into_iter().filter_map(|h| h.join().ok()));
     });
     let best = &main.root_moves[0];
     let score = if best.score == -INF { best.prev_score } else { best.score };
-    SearchResult {
+    let result = SearchResult {
         best: Some(best.mv),
         ponder: best.pv.get(1).copied(),
         score,
         depth: main.completed_depth,
         nodes: if threads == 1 { main.nodes } else { shared.nodes() },
         pv: best.pv.clone(),
-    }
+    };
+    learnt.insert(0, main.hist);
+    *shared.histories.lock().unwrap_or_else(|e| e.into_inner()) = learnt;
+    result
 }
 
 /// In infinite and ponder mode the best move may only be sent after `stop` or `ponderhit`.

@@ -45,14 +45,14 @@ pub const POSITIONS: &[&str] = &[
 ];
 
 /// Runs the bench; returns (nodes, nodes per second of search time). `report` prints one line per position.
-/// The hash table is cleared before each position, so every search starts alike.
+/// The hash table and the histories are cleared before each position, so every search starts alike.
 pub fn run(depth: i32, report: bool) -> (u64, u64) {
     let mut total = 0u64;
     let mut elapsed = 0.0;
     let shared = Shared::new(16);
     for (i, fen) in POSITIONS.iter().enumerate() {
         let pos = Position::from_fen(fen).expect("bench positions are valid");
-        shared.tt.clear();
+        shared.new_game();
         shared.stop.store(false, std::sync::atomic::Ordering::Relaxed);
         let limits = Limits { depth: Some(depth), ..Limits::default() };
         let start = Instant::now();
