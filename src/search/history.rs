@@ -31,6 +31,27 @@ const CORRECTION_SIZE: usize = 16384;
 /// Bound of a correction entry; the applied correction is at most `3 * CORRECTION_LIMIT / 16`.
 const CORRECTION_LIMIT: i32 = 1024;
 
+/// Where a position's entries lie in the correction tables: computed once per node, read when the node is
+/// evaluated and written when its search ends.
+#[derive(Clone, Copy, Debug)]
+pub struct CorrectionSlots {
+    side: usize,
+    pawn: usize,
+    material: usize,
+}
+
+impl CorrectionSlots {
+    #[inline]
+    pub fn of(pos: &Position) -> CorrectionSlots {
+        let mask = CORRECTION_SIZE - 1;
+        CorrectionSlots {
+            side: pos.side_to_move().index(),
+            pawn: pos.pawn_key() as usize & mask,
+            material: pos.material_key() as usize & mask,
+        }
+    }
+}
+
 /// `[piece][to]` indexed by a previous move's piece and destination: the continuation histories.
 pub type PieceTo = [[i16; 90]; 14];
 
@@ -64,26 +85,19 @@ impl Default for Histories {
 }
 
 impl Histories {
-    fn correction_slots(pos: &Position) -> (usize, usize, usize) {
-        let mask = CORRECTION_SIZE - 1;
-        (pos.side_to_move().index(), pos.pawn_key() as usize & mask, pos.material_key() as usize & mask)
-    }
-
-    /// What to add to the static evaluation of `pos` (side to move's view): the evaluation errs alike in
-    /// positions that share their kings and pawns or their material.
+    /// What to add to the static evaluation of the position at `at` (side to move's view): the evaluation errs
+    /// alike in positions that share their kings and pawns or their material.
     #[inline]
-    pub fn correction(&self, pos: &Position) -> i32 {
-        let (us, p, m) = Self::correction_slots(pos);
-        (2 * self.correction_pawn[us][p] as i32 + self.correction_material[us][m] as i32) / 16
+    pub fn correction(&self, at: CorrectionSlots) -> i32 {
+        (2 * self.correction_pawn[at.side][at.pawn] as i32 + self.correction_material[at.side][at.material] as i32) / 16
     }
 
-    /// Teaches the correction tables that a search of `depth` found `pos` worth `diff` more than its corrected
-    /// static evaluation.
-    pub fn update_correction(&mut self, pos: &Position, diff: i32, depth: i32) {
-        let (us, p, m) = Self::correction_slots(pos);
+    /// Teaches the correction tables that a search of `depth` found the position at `at` worth `diff` more than
+    /// its corrected static evaluation.
+    pub fn update_correction(&mut self, at: CorrectionSlots, diff: i32, depth: i32) {
         let bonus = (diff * depth / 8).clamp(-CORRECTION_LIMIT / 4, CORRECTION_LIMIT / 4);
-        gravity(&mut self.correction_pawn[us][p], bonus, CORRECTION_LIMIT);
-        gravity(&mut self.correction_material[us][m], bonus, CORRECTION_LIMIT);
+        gravity(&mut self.correction_pawn[at.side][at.pawn], bonus, CORRECTION_LIMIT);
+        gravity(&mut self.correction_material[at.side][at.material], bonus, CORRECTION_LIMIT);
     }
 
     /// Index of the continuation table that follows a move of `piece` to `to` (the last one: no move).

@@ -14,7 +14,7 @@ use crate::rules::{natural_limit_count, Rules};
 use crate::time::Allocation;
 use crate::tt::{Bound, TranspositionTable};
 use crate::types::{Color, Move, MoveList, Piece, PieceType};
-use history::{Histories, PieceTo};
+use history::{CorrectionSlots, Histories, PieceTo};
 use movepick::{Context, MovePicker};
 use once_cell::sync::Lazy;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -385,10 +385,10 @@ impl<'a> Worker<'a> {
         evaluate_with(&self.pos, self.psq[ply])
     }
 
-    /// The static evaluation `raw` adjusted by the correction history.
+    /// The static evaluation `raw` adjusted by the correction history (the position's entries at `at`).
     #[inline]
-    fn corrected(&self, raw: i32) -> i32 {
-        (raw + self.hist.correction(&self.pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    fn corrected(&self, raw: i32, at: CorrectionSlots) -> i32 {
+        (raw + self.hist.correction(at)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Records the move in the frame of `ply` (for histories and the null-move rule), keeps the material and
@@ -457,6 +457,7 @@ impl<'a> Worker<'a> {
 
         // `raw` is the evaluation (kept in the hash table), `static_eval` that corrected by the correction
         // history, `eval` the best estimate: a hash score that bounds the static one the right way is better.
+        let corr_at = CorrectionSlots::of(&self.pos);
         let (raw, static_eval, eval) = if in_check {
             (0, -INF, -INF)
         } else {
@@ -464,7 +465,7 @@ impl<'a> Worker<'a> {
                 Some(e) if e.bound != Bound::None && e.eval.abs() < MATE_BOUND => e.eval,
                 _ => self.evaluate(ply),
             };
-            let corrected = self.corrected(raw);
+            let corrected = self.corrected(raw, corr_at);
             let eval = match (tt, tt_score) {
                 (Some(e), Some(s))
                     if (e.bound == Bound::Lower && s > corrected) || (e.bound == Bound::Upper && s < corrected) =>
@@ -685,7 +686,7 @@ impl<'a> Worker<'a> {
                 _ => true,
             };
             if !in_check && quiet_best && agrees && !is_mate_score(best) {
-                self.hist.update_correction(&self.pos, best - static_eval, depth);
+                self.hist.update_correction(corr_at, best - static_eval, depth);
             }
         }
         best
@@ -759,7 +760,7 @@ impl<'a> Worker<'a> {
                 Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
                 _ => self.evaluate(ply),
             };
-            let stand = self.corrected(raw);
+            let stand = self.corrected(raw, CorrectionSlots::of(&self.pos));
             if stand >= beta {
                 return stand;
             }
