@@ -485,14 +485,14 @@ impl<'a> Worker<'a> {
 
         if self.settings.pruning && !in_check && !PV && excluded.is_null() && !is_mate_score(beta) {
             // Razoring: hopeless nodes go straight to quiescence.
-            if depth <= 3 && eval + 200 + 220 * depth * depth < alpha {
+            if depth <= 3 && !improving && eval + 450 + 450 * depth * depth < alpha {
                 let v = self.qsearch::<false>(alpha - 1, alpha, ply);
                 if v < alpha {
                     return v;
                 }
             }
             // Reverse futility.
-            let margin = 90 * depth - if improving { 60 } else { 0 };
+            let margin = 250 * (depth - improving as i32);
             if depth <= 8 && eval - margin >= beta && eval < MATE_BOUND {
                 return (eval + beta) / 2;
             }
@@ -582,16 +582,16 @@ impl<'a> Worker<'a> {
                         picker.skip_quiets = true;
                         continue;
                     }
-                    if !in_check && lmr_depth <= 6 && eval + 120 + 110 * lmr_depth <= alpha {
+                    if !in_check && lmr_depth <= 6 && eval + 180 + 200 * lmr_depth + hist_score / 64 <= alpha {
                         continue;
                     }
                     if lmr_depth <= 4 && hist_score < -3000 * depth {
                         continue;
                     }
-                    if !self.pos.see_ge(m, -40 * lmr_depth * lmr_depth) {
+                    if !self.pos.see_ge(m, -35 * lmr_depth * lmr_depth - 60 * lmr_depth) {
                         continue;
                     }
-                } else if depth <= 7 && !self.pos.see_ge(m, -110 * depth) {
+                } else if depth <= 7 && !self.pos.see_ge(m, -300 * depth + 50) {
                     continue;
                 }
             }
