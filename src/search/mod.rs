@@ -783,8 +783,9 @@ impl<'a> Worker<'a> {
             any = true;
             if !in_check {
                 // Delta pruning and losing captures.
-                let gain = self.pos.piece_at(m.to()).map_or(0, |p| p.kind().see_value());
-                if stand + gain + 200 < alpha && !self.pos.gives_check(m) {
+                // SEE values are on a rook = 900 scale, the evaluation's about twice that.
+                let gain = 2 * self.pos.piece_at(m.to()).map_or(0, |p| p.kind().see_value());
+                if stand + gain + 300 < alpha && !self.pos.gives_check(m) {
                     continue;
                 }
                 if !self.pos.see_ge(m, 0) {
