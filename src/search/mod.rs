@@ -457,24 +457,27 @@ impl<'a> Worker<'a> {
 
         // `raw` is the evaluation (kept in the hash table), `static_eval` that corrected by the correction
         // history, `eval` the best estimate: a hash score that bounds the static one the right way is better.
-        let corr_at = CorrectionSlots::of(&self.pos);
-        let (raw, static_eval, eval) = if in_check {
-            (0, -INF, -INF)
-        } else {
-            let raw = match tt {
-                Some(e) if e.bound != Bound::None && e.eval.abs() < MATE_BOUND => e.eval,
-                _ => self.evaluate(ply),
-            };
-            let corrected = self.corrected(raw, corr_at);
-            let eval = match (tt, tt_score) {
-                (Some(e), Some(s))
-                    if (e.bound == Bound::Lower && s > corrected) || (e.bound == Bound::Upper && s < corrected) =>
-                {
-                    s
-                }
-                _ => corrected,
-            };
-            (raw, corrected, eval)
+        // The correction-table slots, only where there is a static evaluation (not in check): the pawn key is
+        // computed on demand.
+        let corr_at = (!in_check).then(|| CorrectionSlots::of(&self.pos));
+        let (raw, static_eval, eval) = match corr_at {
+            None => (0, -INF, -INF),
+            Some(at) => {
+                let raw = match tt {
+                    Some(e) if e.bound != Bound::None && e.eval.abs() < MATE_BOUND => e.eval,
+                    _ => self.evaluate(ply),
+                };
+                let corrected = self.corrected(raw, at);
+                let eval = match (tt, tt_score) {
+                    (Some(e), Some(s))
+                        if (e.bound == Bound::Lower && s > corrected) || (e.bound == Bound::Upper && s < corrected) =>
+                    {
+                        s
+                    }
+                    _ => corrected,
+                };
+                (raw, corrected, eval)
+            }
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
@@ -685,8 +688,11 @@ impl<'a> Worker<'a> {
                 Bound::Upper => best < static_eval,
                 _ => true,
             };
-            if !in_check && quiet_best && agrees && !is_mate_score(best) {
-                self.hist.update_correction(corr_at, best - static_eval, depth);
+            match corr_at {
+                Some(at) if quiet_best && agrees && !is_mate_score(best) => {
+                    self.hist.update_correction(at, best - static_eval, depth)
+                }
+                _ => {}
             }
         }
         best
