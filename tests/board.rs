@@ -4,6 +4,7 @@
 
 mod common;
 
+use chuhan::board::NullObserver;
 use chuhan::{Color, GenType, Move, MoveList, PieceType, Position, Square};
 use std::collections::BTreeSet;
 
@@ -238,6 +239,11 @@ fn make_unmake_restores_everything() {
             pos.validate().unwrap_or_else(|e| panic!("{fen} after {m}: {e}"));
             assert_eq!(pos.key(), expected_key, "key_after {m} in {fen}");
             assert_eq!(pos.in_check(), check, "gives_check {m} in {fen}");
+            let after = *pos.state();
+            pos.unmake_move();
+            // The search's path, which passes the known gives-check answer, reaches the same state.
+            pos.make_move_giving(m, check, &mut NullObserver);
+            assert_eq!(*pos.state(), after, "make_move_giving {m} in {fen}");
             pos.unmake_move();
             assert_eq!(pos.to_fen(), fen);
             assert_eq!(pos.key(), key);

@@ -2,8 +2,8 @@
 //! which pieces shield their king, and static exchange evaluation.
 
 use super::tables::{
-    between, ADVISOR_STEPS, ELEPHANT_STEPS, FILE_LINE, FILE_OF, HORSE_ATTACKERS, HORSE_LEG, HORSE_STEPS, KING_STEPS,
-    LINE_BETWEEN, NO_SQ, PAWN_ATTACKERS, PAWN_STEPS, QUIET_MASK, RANK_LINE, RANK_OF,
+    between, ADVISOR_STEPS, CHECK_ZONE, ELEPHANT_STEPS, FILE_LINE, FILE_OF, HORSE_ATTACKERS, HORSE_LEG, HORSE_STEPS,
+    KING_STEPS, LINE_BETWEEN, NO_SQ, PAWN_ATTACKERS, PAWN_STEPS, QUIET_MASK, RANK_LINE, RANK_OF,
 };
 use super::{is_kind, tag, Occupancy, Position, CANNON_BITS, HORSE_BITS, KING_BIT, PAWN_BITS, ROOK_BITS, SLOT_KIND};
 use crate::types::{Color, Move, PieceType, Square, SquareSet};
@@ -109,7 +109,15 @@ impl Position {
     #[inline]
     pub fn gives_check(&self, m: Move) -> bool {
         let (from, to) = (m.from().index() as u8, m.to().index() as u8);
-        self.king_attacked_after(!self.side, from, to, self.board[from as usize])
+        self.may_check(from, to) && self.king_attacked_after(!self.side, from, to, self.board[from as usize])
+    }
+
+    /// False when a move from `from` to `to` by the side to move certainly leaves the enemy king unattacked
+    /// (it is not attacked now, the position being legal): the move touches none of the king's lines.
+    #[inline]
+    pub(crate) fn may_check(&self, from: u8, to: u8) -> bool {
+        let zone = CHECK_ZONE[self.slot_square[tag(!self.side) as usize] as usize];
+        (zone >> from | zone >> to) & 1 != 0
     }
 
     /// Whether the king of `color` is attacked in the position as it stands.

@@ -355,9 +355,24 @@ impl Position {
     /// Plays `m` and tells `obs` what moved.
     #[inline]
     pub fn make_move_with<O: Observer>(&mut self, m: Move, obs: &mut O) {
+        self.make_move_impl(m, obs, None);
+    }
+
+    /// Plays `m` when the caller already knows whether it gives check (`gives_check(m)`), sparing the test.
+    #[inline]
+    pub fn make_move_giving<O: Observer>(&mut self, m: Move, gives_check: bool, obs: &mut O) {
+        debug_assert_eq!(gives_check, self.gives_check(m), "make_move_giving {m}");
+        self.make_move_impl(m, obs, Some(gives_check));
+    }
+
+    #[inline(always)]
+    fn make_move_impl<O: Observer>(&mut self, m: Move, obs: &mut O, gives_check: Option<bool>) {
         let (from, to) = (m.from().index(), m.to().index());
         let slot = self.board[from];
         let captured = self.board[to];
+        // The opponent is not in check now (a legal position), so only a move touching its king's lines can check.
+        debug_assert!(!self.is_king_attacked(!self.side), "make_move {m}: the side not to move is in check");
+        let may_check = gives_check.unwrap_or_else(|| self.may_check(from as u8, to as u8));
         debug_assert!(slot & tag(self.side) != 0, "make_move {m}: no piece of the side to move on {}", m.from());
         debug_assert!(captured == 0 || (captured & tag(self.side) == 0 && captured & 15 != 0), "make_move {m}");
 
@@ -392,7 +407,10 @@ impl Position {
         self.st.last_move = m;
         self.st.captured = captured;
         self.st.plies_from_null += 1;
-        self.st.in_check = self.king_attacked_after(self.side, NO_SQ, NO_SQ, 0);
+        self.st.in_check = match gives_check {
+            Some(check) => check,
+            None => may_check && self.king_attacked_after(self.side, NO_SQ, NO_SQ, 0),
+        };
         #[cfg(debug_assertions)]
         self.assert_valid();
     }

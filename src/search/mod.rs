@@ -7,7 +7,7 @@
 pub mod history;
 pub mod movepick;
 
-use crate::board::Position;
+use crate::board::{NullObserver, Position};
 use crate::eval::{evaluate_with, params::Score, psq, psq_delta};
 use crate::rules::repetition::{judge_for_side_to_move, occurrences, previous_occurrence, Outcome};
 use crate::rules::{natural_limit_count, Rules};
@@ -395,12 +395,24 @@ impl<'a> Worker<'a> {
     /// piece-square sum up to date, and plays it.
     #[inline]
     fn make(&mut self, ply: usize, m: Move) {
+        self.record_move(ply, m);
+        self.pos.make_move(m);
+    }
+
+    /// As [`Worker::make`], for a move whose `gives_check` is already known.
+    #[inline]
+    fn make_giving(&mut self, ply: usize, m: Move, gives_check: bool) {
+        self.record_move(ply, m);
+        self.pos.make_move_giving(m, gives_check, &mut NullObserver);
+    }
+
+    #[inline(always)]
+    fn record_move(&mut self, ply: usize, m: Move) {
         self.psq[ply + 1] = self.psq[ply] + psq_delta(&self.pos, m);
         let piece = self.pos.piece_at(m.from());
         self.stack[ply].current = m;
         self.stack[ply].piece = piece;
         self.stack[ply].cont = Histories::cont_index(piece, m.to().index());
-        self.pos.make_move(m);
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -622,7 +634,7 @@ impl<'a> Worker<'a> {
                 }
             }
 
-            self.make(ply, m);
+            self.make_giving(ply, m, gives_check);
             let new_depth = depth - 1 + extension;
             let mut v;
             if move_count == 1 {
