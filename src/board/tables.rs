@@ -392,6 +392,29 @@ pub fn between(a: u8, b: u8) -> u128 {
     set
 }
 
+/// `CHECK_ZONE[k]`: the squares a move must leave or reach to change whether a king on `k` is attacked —
+/// its file and rank (rooks, cannons and their screens, the facing king), the four diagonal neighbours
+/// (the legs of attacking horses), the horse jumps onto it and the orthogonal neighbours (pawns). A move
+/// touching none of them cannot give check, which spares the full test for most moves.
+pub static CHECK_ZONE: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut k = 0;
+    while k < 90 {
+        let (kf, kr) = ((k % 9) as i32, (k / 9) as i32);
+        let mut s = 0usize;
+        while s < 90 {
+            let (f, r) = ((s % 9) as i32, (s / 9) as i32);
+            let (df, dr) = ((f - kf).abs(), (r - kr).abs());
+            if f == kf || r == kr || (df <= 1 && dr <= 1) || (df == 1 && dr == 2) || (df == 2 && dr == 1) {
+                t[k] |= 1u128 << s;
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -431,26 +454,3 @@ mod tests {
         assert_eq!(PAWN_STEPS[0][9 * 9].len, 1);
     }
 }
-
-/// `CHECK_ZONE[k]`: the squares a move must leave or reach to change whether a king on `k` is attacked —
-/// its file and rank (rooks, cannons and their screens, the facing king), the four diagonal neighbours
-/// (the legs of attacking horses), the horse jumps onto it and the orthogonal neighbours (pawns). A move
-/// touching none of them cannot give check, which spares the full test for most moves.
-pub static CHECK_ZONE: [u128; 90] = {
-    let mut t = [0u128; 90];
-    let mut k = 0;
-    while k < 90 {
-        let (kf, kr) = ((k % 9) as i32, (k / 9) as i32);
-        let mut s = 0;
-        while s < 90 {
-            let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-            let (df, dr) = ((f - kf).abs(), (r - kr).abs());
-            if f == kf || r == kr || (df <= 1 && dr <= 1) || (df == 1 && dr == 2) || (df == 2 && dr == 1) {
-                t[k] |= 1u128 << s;
-            }
-            s += 1;
-        }
-        k += 1;
-    }
-    t
-};
