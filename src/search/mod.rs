@@ -397,6 +397,7 @@ impl<'a> Worker<'a> {
     fn make(&mut self, ply: usize, m: Move) {
         self.record_move(ply, m);
         self.pos.make_move(m);
+        self.shared.tt.prefetch(self.pos.key());
     }
 
     /// As [`Worker::make`], for a move whose `gives_check` is already known.
@@ -404,6 +405,7 @@ impl<'a> Worker<'a> {
     fn make_giving(&mut self, ply: usize, m: Move, gives_check: bool) {
         self.record_move(ply, m);
         self.pos.make_move_giving(m, gives_check, &mut NullObserver);
+        self.shared.tt.prefetch(self.pos.key());
     }
 
     #[inline(always)]
@@ -525,6 +527,7 @@ impl<'a> Worker<'a> {
                 self.stack[ply].cont = Histories::cont_index(None, 0);
                 self.psq[ply + 1] = self.psq[ply];
                 self.pos.make_null_move();
+                self.shared.tt.prefetch(self.pos.key());
                 let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut);
                 self.pos.unmake_null_move();
                 if self.stopped {
