@@ -395,26 +395,21 @@ impl<'a> Worker<'a> {
     /// piece-square sum up to date, and plays it.
     #[inline]
     fn make(&mut self, ply: usize, m: Move) {
-        self.record_move(ply, m);
-        self.pos.make_move(m);
-        self.shared.tt.prefetch(self.pos.key());
+        // The same test `make_move` would run for the check flag.
+        let gives_check = self.pos.gives_check(m);
+        self.make_giving(ply, m, gives_check);
     }
 
     /// As [`Worker::make`], for a move whose `gives_check` is already known.
     #[inline]
     fn make_giving(&mut self, ply: usize, m: Move, gives_check: bool) {
-        self.record_move(ply, m);
-        self.pos.make_move_giving(m, gives_check, &mut NullObserver);
-        self.shared.tt.prefetch(self.pos.key());
-    }
-
-    #[inline(always)]
-    fn record_move(&mut self, ply: usize, m: Move) {
         self.psq[ply + 1] = self.psq[ply] + psq_delta(&self.pos, m);
         let piece = self.pos.piece_at(m.from());
         self.stack[ply].current = m;
         self.stack[ply].piece = piece;
         self.stack[ply].cont = Histories::cont_index(piece, m.to().index());
+        self.pos.make_move_giving(m, gives_check, &mut NullObserver);
+        self.shared.tt.prefetch(self.pos.key());
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
