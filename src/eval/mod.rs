@@ -119,7 +119,39 @@ pub fn psq_delta(pos: &Position, m: crate::types::Move) -> Score {
     }
 }
 
-/// Records the terms of `us`'s pieces; material and piece-square terms only when `PSQ`.
+/// Material imbalance, Stockfish's quadratic form: what a piece is worth depends on what else is on the board
+/// (horses gain as the board empties, cannons want screens, defenders matter most against attackers).
+fn imbalance_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
+    let counts = |c: Color| -> [i32; 6] { std::array::from_fn(|k| pos.count(c, PieceType::ALL[k + 1]) as i32) };
+    let (ours, theirs) = (counts(us), counts(!us));
+    for (i, &n) in ours.iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        for (j, &m) in ours[..=i].iter().enumerate() {
+            if m != 0 {
+                sink.add(IMBALANCE_OURS + i * (i + 1) / 2 + j, n * m);
+            }
+        }
+        for (j, &m) in theirs[..i].iter().enumerate() {
+            if m != 0 {
+                sink.add(IMBALANCE_THEIRS + i * (i - 1) / 2 + j, n * m);
+            }
+        }
+    }
+}
+
+/// The imbalance terms of the position, Red's minus Black's. They depend only on the piece counts, so the
+/// search caches them by [`Position::material_key`].
+pub fn imbalance(pos: &Position) -> Score {
+    let mut red = Sum(Score::default());
+    imbalance_terms(pos, Color::Red, &mut red);
+    let mut black = Sum(Score::default());
+    imbalance_terms(pos, Color::Black, &mut black);
+    red.0 - black.0
+}
+
+/// Records the terms of `us`'s pieces; material, piece-square and imbalance terms only when `PSQ`.
 pub fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
     terms::<S, true>(pos, us, sink)
 }
@@ -218,6 +250,10 @@ fn terms<S: Sink, const PSQ: bool>(pos: &Position, us: Color, sink: &mut S) {
     let defenders = pos.count(them, PieceType::Advisor);
     sink.add(if defenders >= 2 { KING_ATTACK } else { KING_ATTACK_WEAK } + units, 1);
 
+    if PSQ {
+        imbalance_terms(pos, us, sink);
+    }
+
     let advisors = pos.pieces(us, PieceType::Advisor);
     let elephants = pos.pieces(us, PieceType::Elephant);
     sink.add(ADVISORS + (advisors.len() as usize).min(2), 1);
@@ -254,16 +290,17 @@ fn scale(pos: &Position, v: i32) -> i32 {
 
 /// The evaluation from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, psq(pos))
+    evaluate_with(pos, psq(pos) + imbalance(pos))
 }
 
-/// The evaluation, given [`psq`] of the position (kept up to date by the search move by move).
-pub fn evaluate_with(pos: &Position, psq_red: Score) -> i32 {
+/// The evaluation, given [`psq`] + [`imbalance`] of the position (which the search keeps move by move and
+/// caches).
+pub fn evaluate_with(pos: &Position, material_red: Score) -> i32 {
     if insufficient_material(pos) {
         return 0;
     }
     let us = pos.side_to_move();
-    let mut ours = Sum(WEIGHTS[TEMPO] + if us == Color::Red { psq_red } else { -psq_red });
+    let mut ours = Sum(WEIGHTS[TEMPO] + if us == Color::Red { material_red } else { -material_red });
     terms::<_, false>(pos, us, &mut ours);
     let mut theirs = Sum(Score::default());
     terms::<_, false>(pos, !us, &mut theirs);
@@ -324,7 +361,7 @@ struct Categories([Score; 5]);
 impl Sink for Categories {
     fn add(&mut self, index: usize, n: i32) {
         let cat = match index {
-            i if i < PST => 0,
+            i if i < PST || (IMBALANCE_OURS..TEMPO).contains(&i) => 0,
             i if i < HORSE_MOBILITY => 1,
             i if i < ROOK_OPEN_FILE => 2,
             i if i < ADVISORS => 3,
@@ -368,5 +405,26 @@ mod tests {
         }
         let v = (taper(total, t.phase) as f64 * t.scale) as i32;
         assert_eq!(v, evaluate(&pos));
+    }
+
+    /// The search takes the imbalance from [`imbalance`] (cached by material), the tuner from the traced
+    /// features: both must be the same terms.
+    #[test]
+    fn imbalance_matches_trace() {
+        for fen in [
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+            "3akab2/9/4b4/p3p3p/2p6/6P2/P3P3P/4B4/4A4/2BAK3R b - - 0 1",
+            "2bak4/4a4/4b4/9/9/2R6/9/9/4A4/4KA3 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut traced = Score::default();
+            for &(i, n) in &trace(&pos).unwrap().features {
+                if (IMBALANCE_OURS..TEMPO).contains(&(i as usize)) {
+                    traced += WEIGHTS[i as usize] * n as i32;
+                }
+            }
+            assert_eq!(traced, imbalance(&pos), "{fen}");
+            assert_ne!(traced, Score::default(), "{fen}: the weights are tuned");
+        }
     }
 }

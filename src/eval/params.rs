@@ -88,7 +88,12 @@ pub const ELEPHANTS: usize = ADVISORS + 3;
 pub const LINKED_ADVISORS: usize = ELEPHANTS + 3;
 /// Two elephants that protect each other.
 pub const LINKED_ELEPHANTS: usize = LINKED_ADVISORS + 1;
-pub const TEMPO: usize = LINKED_ELEPHANTS + 1;
+/// Material imbalance, Stockfish's quadratic form over the counts of advisors, elephants, horses, rooks,
+/// cannons and pawns (kinds 1-6): `ours[i][j]` weighs our count of `i` times our count of `j` (j <= i),
+/// `theirs[i][j]` our count of `i` times theirs of `j` (j < i; the mirrored pair cancels in the difference).
+pub const IMBALANCE_OURS: usize = LINKED_ELEPHANTS + 1;
+pub const IMBALANCE_THEIRS: usize = IMBALANCE_OURS + 21;
+pub const TEMPO: usize = IMBALANCE_THEIRS + 15;
 pub const NUM_WEIGHTS: usize = TEMPO + 1;
 
 /// Index of the piece-square weight of a piece of kind `kind` on `rank` (own side's view) and `file`.
@@ -122,6 +127,8 @@ pub const GROUPS: &[(&str, usize, usize)] = &[
     ("elephants left (0-2)", ELEPHANTS, 3),
     ("linked advisors", LINKED_ADVISORS, 1),
     ("linked elephants", LINKED_ELEPHANTS, 1),
+    ("imbalance, ours x ours (A; E A, E E; H A..H H; R ..; C ..; P ..)", IMBALANCE_OURS, 21),
+    ("imbalance, ours x theirs (E a; H a, H e; R a..R h; C ..; P ..)", IMBALANCE_THEIRS, 15),
     ("tempo", TEMPO, 1),
 ];
 

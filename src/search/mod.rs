@@ -8,7 +8,7 @@ pub mod history;
 pub mod movepick;
 
 use crate::board::{NullObserver, Position};
-use crate::eval::{evaluate_with, params::Score, psq, psq_delta};
+use crate::eval::{evaluate_with, imbalance, params::Score, psq, psq_delta};
 use crate::rules::repetition::{judge_for_side_to_move, occurrences, previous_occurrence, Outcome};
 use crate::rules::{natural_limit_count, Rules};
 use crate::time::Allocation;
@@ -255,6 +255,7 @@ fn has_attackers(pos: &Position, color: Color) -> bool {
 }
 
 const REP_CACHE: usize = 1024;
+const IMBALANCE_CACHE: usize = 1024;
 
 struct Worker<'a> {
     id: usize,
@@ -276,6 +277,8 @@ struct Worker<'a> {
     psq: Vec<Score>,
     hist: Histories,
     rep_cache: Vec<(u64, Outcome)>,
+    /// `eval::imbalance` by material key: it depends only on the piece counts, which few moves change.
+    imbalance_cache: Vec<(u64, Score)>,
     completed_depth: i32,
     /// Depth of the current iteration.
     root_depth: i32,
@@ -380,9 +383,17 @@ impl<'a> Worker<'a> {
 
     /// The static evaluation of the node at `ply`.
     #[inline]
-    fn evaluate(&self, ply: usize) -> i32 {
+    fn evaluate(&mut self, ply: usize) -> i32 {
         debug_assert_eq!(self.psq[ply], psq(&self.pos));
-        evaluate_with(&self.pos, self.psq[ply])
+        // The material key is 44 bits of a bijective mix of the packed counts: two materials sharing one
+        // is vanishingly unlikely, and would only misplace an evaluation term.
+        let key = self.pos.material_key();
+        let slot = &mut self.imbalance_cache[key as usize & (IMBALANCE_CACHE - 1)];
+        if slot.0 != key {
+            *slot = (key, imbalance(&self.pos));
+        }
+        debug_assert_eq!(slot.1, imbalance(&self.pos));
+        evaluate_with(&self.pos, self.psq[ply] + slot.1)
     }
 
     /// The static evaluation `raw` adjusted by the correction history (the position's entries at `at`).
@@ -1076,6 +1087,7 @@ pub fn search(
         },
         hist: kept.next().unwrap_or_default(),
         rep_cache: vec![(0, Outcome::Draw); REP_CACHE],
+        imbalance_cache: vec![(u64::MAX, Score::default()); IMBALANCE_CACHE],
         completed_depth: 0,
         root_depth: 0,
         stopped: false,
