@@ -79,6 +79,18 @@ pub fn previous_occurrence(pos: &Position) -> Option<usize> {
 /// Labels the moves that led from ply `from` to the current ply. `pawns_chase` says for each side whether
 /// its pawns' attacks count (the mutual-attack clause).
 pub fn cycle_labels(pos: &Position, from: usize, opts: &ClassifyOptions, pawns_chase: [bool; 2]) -> Vec<LabeledMove> {
+    label_until(pos, from, opts, pawns_chase, |_| false)
+}
+
+/// As [`cycle_labels`], but stops after the first move for which `enough` says true (labelling is the costly
+/// part of a judgement: chase sets and mate searches).
+fn label_until(
+    pos: &Position,
+    from: usize,
+    opts: &ClassifyOptions,
+    pawns_chase: [bool; 2],
+    mut enough: impl FnMut(&LabeledMove) -> bool,
+) -> Vec<LabeledMove> {
     let now = pos.ply();
     let mut p = pos.clone();
     for _ in from..now {
@@ -91,6 +103,9 @@ pub fn cycle_labels(pos: &Position, from: usize, opts: &ClassifyOptions, pawns_c
         let o = ClassifyOptions { pawns_chase: pawns_chase[side.index()], ..*opts };
         let label = classify(&mut p, m, &o);
         out.push(LabeledMove { ply, mv: m, side, label });
+        if enough(out.last().expect("just pushed")) {
+            break;
+        }
         p.make_move(m);
     }
     out
@@ -145,15 +160,19 @@ fn categories_of(moves: &[LabeledMove], set: RuleSet) -> [Category; 2] {
 /// Labels and categorises the cycle from ply `from` to now, with the pawn clause of §27.2 / 细则11 in Chinese
 /// rules: a side whose opponent attacks throughout has its pawns' attacks counted too.
 pub fn judge_cycle(pos: &Position, from: usize, rules: &Rules) -> CycleJudgement {
-    let opts = rules.classify_options();
-    let mut moves = cycle_labels(pos, from, &opts, [false; 2]);
+    let moves = cycle_labels(pos, from, &rules.classify_options(), [false; 2]);
+    judge_labelled(pos, from, rules, moves)
+}
+
+/// The rest of [`judge_cycle`], once the cycle's moves are labelled without the pawn clause.
+fn judge_labelled(pos: &Position, from: usize, rules: &Rules, mut moves: Vec<LabeledMove>) -> CycleJudgement {
     let mut cats = categories_of(&moves, rules.set);
     let mut pawns = [false; 2];
     if rules.set == RuleSet::Chinese {
         let wanted =
             Color::ALL.map(|c| cats[(!c).index()] != Category::Allowed && cats[c.index()] == Category::Allowed);
         if wanted.iter().any(|&w| w) {
-            let relabeled = cycle_labels(pos, from, &opts, wanted);
+            let relabeled = cycle_labels(pos, from, &rules.classify_options(), wanted);
             for c in Color::ALL {
                 pawns[c.index()] =
                     wanted[c.index()] && relabeled.iter().zip(&moves).any(|(a, b)| a.side == c && a.label != b.label);
@@ -191,10 +210,35 @@ pub enum Outcome {
 /// Judges the cycle that closes at the current position, back to its previous occurrence at ply `from`, for
 /// the side to move. This is the call the search makes once [`previous_occurrence`] has found a repetition.
 pub fn judge_for_side_to_move(pos: &Position, from: usize, rules: &Rules) -> Outcome {
-    let j = judge_cycle(pos, from, rules);
-    match loser(j.categories) {
+    let us = pos.side_to_move();
+    let outcome_if_loser = |loser: Color| if loser == us { Outcome::Loss } else { Outcome::Win };
+    // A checking move is labelled 将 whatever else it does, and a side that checks throughout loses unless the
+    // other does too, whatever the other's labels: the positions' check flags alone decide such cycles.
+    let now = pos.ply();
+    let mut all_check = [true; 2];
+    for ply in from + 1..=now {
+        let mover = if (now - ply).is_multiple_of(2) { !us } else { us };
+        all_check[mover.index()] &= pos.state_at(ply).in_check;
+    }
+    match all_check {
+        [true, true] => return Outcome::Draw,
+        [true, false] => return outcome_if_loser(Color::Red),
+        [false, true] => return outcome_if_loser(Color::Black),
+        [false, false] => {}
+    }
+    // Once each side has made an idle move, both are allowed under either rule set, the pawn clause (which
+    // only helps a side whose opponent is not allowed) does not apply, and the cycle is a draw: the remaining
+    // moves need no labels. Most repetitions inside the search are such shuffles.
+    let mut idle = [false; 2];
+    let moves = label_until(pos, from, &rules.classify_options(), [false; 2], |m| {
+        idle[m.side.index()] |= m.label == Label::Idle;
+        idle == [true; 2]
+    });
+    if idle == [true; 2] {
+        return Outcome::Draw;
+    }
+    match loser(judge_labelled(pos, from, rules, moves).categories) {
         None => Outcome::Draw,
-        Some(c) if c == pos.side_to_move() => Outcome::Loss,
-        Some(_) => Outcome::Win,
+        Some(c) => outcome_if_loser(c),
     }
 }

@@ -65,6 +65,7 @@ pub fn random_positions(count: usize, seed: u64, mut visit: impl FnMut(&mut Posi
 
 /// Referee helpers shared by the rules tests.
 pub mod referee {
+    use chuhan::rules::repetition::{judge_cycle, judge_for_side_to_move, loser, previous_occurrence, Outcome};
     use chuhan::rules::{judge_game, GameResult, Reason, RuleSet, Rules};
     use chuhan::Position;
 
@@ -74,6 +75,7 @@ pub mod referee {
         let list: Vec<&str> = moves.split_whitespace().collect();
         let j = judge_game(&start, &list, rules).unwrap_or_else(|e| panic!("{fen}: {e}"));
         assert_eq!(j.ignored_moves, 0, "{fen}: the game ended before the last move");
+        search_agrees(&start, &list, rules);
         let labels = j
             .verdict
             .repetition
@@ -81,6 +83,23 @@ pub mod referee {
             .map(|r| r.cycle.moves.iter().map(|m| format!("{}:{}", m.mv, m.label.chinese())).collect())
             .unwrap_or_default();
         (j.verdict.result, j.verdict.reason, labels)
+    }
+
+    /// At every repetition along the game, the search's quick verdict (which stops labelling once both sides
+    /// have an idle move) agrees with the full judgement of the cycle.
+    fn search_agrees(start: &Position, moves: &[&str], rules: &Rules) {
+        let mut pos = start.clone();
+        for text in moves {
+            let m = chuhan::notation::parse_move(&pos, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            pos.make_move(m);
+            let Some(from) = previous_occurrence(&pos) else { continue };
+            let full = match loser(judge_cycle(&pos, from, rules).categories) {
+                None => Outcome::Draw,
+                Some(c) if c == pos.side_to_move() => Outcome::Loss,
+                Some(_) => Outcome::Win,
+            };
+            assert_eq!(judge_for_side_to_move(&pos, from, rules), full, "after {text} at ply {}", pos.ply());
+        }
     }
 
     /// The same game with colours exchanged (ranks flipped, case swapped, the other side to move).
