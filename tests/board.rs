@@ -325,6 +325,9 @@ fn static_exchange() {
     assert_eq!(see("3k5/4c4/4n4/9/4p4/9/9/9/9/4RK3 w", "e0e5"), 100 - 900);
     // The cannon's screen changes: cannon takes a horse defended by a rook, the cannon is lost.
     assert_eq!(see("3k5/9/9/4r4/4n4/9/4P4/4C4/9/5K3 w", "e2e5"), 400 - 450);
+    // Rook takes a horse that a crossed pawn defends sideways, or an advisor diagonally.
+    assert_eq!(see("4k4/9/9/9/9/9/3pn4/9/9/4RK3 w", "e0e3"), 400 - 900);
+    assert_eq!(see("3k1a3/4n4/9/9/9/9/9/9/9/4RK3 w", "e0e8"), 400 - 900);
     // Horse takes a rook defended by a pawn.
     assert_eq!(see("3k5/9/9/9/9/4p4/4r4/9/3N5/4K4 w", "d1e3"), 900 - 400);
     // Quiet move onto a square the rook attacks but the king defends: the king may take last.

@@ -342,16 +342,32 @@ impl Position {
     /// The least valuable piece of `color` still on the board (in `occ`) that attacks `to`, not counting
     /// the piece on `to` itself: its square and value.
     fn least_valuable_attacker(&self, to: usize, color: Color, occ: &Occupancy) -> Option<(usize, i32)> {
-        // Slot offsets from the cheapest kind to the king.
-        const ORDER: [u8; 16] = [11, 12, 13, 14, 15, 1, 2, 3, 4, 5, 6, 9, 10, 7, 8, 0];
         let base = tag(color);
+        let on = |sq: usize| occ.ranks[sq / 9] >> (sq % 9) & 1 != 0;
+        // Pawns, from the few points a pawn of `color` attacks `to` from (cheaper than its five slots).
+        for (p, _) in PAWN_ATTACKERS[color.index()][to].iter() {
+            let p = p as usize;
+            let s = self.board[p];
+            if s & base != 0 && is_kind(s, PAWN_BITS) && on(p) {
+                return Some((p, PieceType::Pawn.see_value()));
+            }
+        }
+        // The other slots, cheapest kind first; a geometric sift before the full test.
+        const ORDER: [u8; 11] = [1, 2, 3, 4, 5, 6, 9, 10, 7, 8, 0];
+        let (tf, tr) = (FILE_OF[to], RANK_OF[to]);
         for off in ORDER {
             let slot = base + off;
             let from = self.slot_square[slot as usize] as usize;
-            if from == NO_SQ as usize || from == to || occ.ranks[from / 9] >> (from % 9) & 1 == 0 {
+            if from == NO_SQ as usize || from == to {
                 continue;
             }
-            if self.slot_attacks(slot, from, to, occ) {
+            let (ff, fr) = (FILE_OF[from], RANK_OF[from]);
+            let may = match off {
+                5 | 6 => HORSE_LEG[from][to] != NO_SQ,
+                7..=10 => ff == tf || fr == tr,
+                _ => ff.abs_diff(tf) <= 2 && fr.abs_diff(tr) <= 2,
+            };
+            if may && on(from) && self.slot_attacks(slot, from, to, occ) {
                 return Some((from, SLOT_KIND[off as usize].see_value()));
             }
         }
