@@ -12,7 +12,7 @@ pub mod weights;
 use crate::board::tables::{
     ADVISOR_STEPS, ELEPHANT_STEPS, FILE_LINE, HORSE_STEPS, LINE_BETWEEN, QUIET_MASK, RANK_LINE,
 };
-use crate::board::{Occupancy, Position};
+use crate::board::{tag, Occupancy, Position};
 use crate::rules::insufficient_material;
 use crate::types::{Color, PieceType, Square};
 use params::*;
@@ -68,15 +68,15 @@ fn slider_moves(occ: &Occupancy, f: usize, r: usize) -> usize {
 /// The palace files d–f as a mask over files.
 const PALACE_FILES: u32 = 0b11_1000;
 
-/// Bit masks over `rank * 9 + file` of the palace each colour attacks (Black's for Red, Red's for Black).
-const ENEMY_PALACE: [u128; 2] = {
-    let mut m = [0u128; 2];
+/// For each colour, the points of the palace it attacks (Black's for Red, Red's for Black).
+const ENEMY_PALACE: [[bool; 90]; 2] = {
+    let mut m = [[false; 90]; 2];
     let mut f = 3;
     while f < 6 {
         let mut r = 0;
         while r < 3 {
-            m[1] |= 1u128 << (r * 9 + f);
-            m[0] |= 1u128 << ((9 - r) * 9 + f);
+            m[1][r * 9 + f] = true;
+            m[0][(9 - r) * 9 + f] = true;
             r += 1;
         }
         f += 1;
@@ -159,92 +159,94 @@ pub fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
 fn terms<S: Sink, const PSQ: bool>(pos: &Position, us: Color, sink: &mut S) {
     let them = !us;
     let occ = pos.occupancy();
-    let own = pos.color_occupancy(us);
-    let empty = |sq: usize| occ.ranks[sq / 9] >> (sq % 9) & 1 == 0;
-    let palace = ENEMY_PALACE[us.index()];
+    // Point tests read the board's bytes (cheaper than the occupancy masks' rank and file arithmetic).
+    let slot = |sq: u8| pos.slot_at(Square::from_index(sq as usize));
+    let own_tag = tag(us);
+    let palace = &ENEMY_PALACE[us.index()];
     // The enemy palace's ranks as a mask over ranks, its files over files.
     let palace_ranks: u32 = if us == Color::Red { 0b11_1000_0000 } else { 0b111 };
     let their_king = pos.king_square(them);
-    let mut pawn_files = 0u16;
-    for sq in pos.pieces(us, PieceType::Pawn) {
-        pawn_files |= 1 << sq.file();
+    if PSQ {
+        for (kind, sq) in pos.pieces_of_color(us) {
+            let rel = relative(us, sq);
+            sink.add(MATERIAL + kind.index(), 1);
+            sink.add(pst_index(kind.index(), rel.rank() as usize, rel.file() as usize), 1);
+        }
     }
+    // Each kind in its own loop over its fixed slots.
     let mut units = 0usize;
-    for (kind, sq) in pos.pieces_of_color(us) {
+    let mut pawn_files = 0u16;
+    for sq in pos.squares(us, PieceType::Pawn) {
+        pawn_files |= 1 << sq.file();
         let rel = relative(us, sq);
         let (rf, rr) = (rel.file() as usize, rel.rank() as usize);
-        let (f, r) = (sq.file() as usize, sq.rank() as usize);
-        if PSQ {
-            sink.add(MATERIAL + kind.index(), 1);
-            sink.add(pst_index(kind.index(), rr, rf), 1);
+        if rr >= 7 && (3..=5).contains(&rf) {
+            units += 2;
+        } else if rr >= 6 && (2..=6).contains(&rf) {
+            units += 1;
         }
-        match kind {
-            PieceType::Rook | PieceType::Cannon => {
-                let moves = slider_moves(occ, f, r).min(17);
-                let rook = kind == PieceType::Rook;
-                sink.add(if rook { ROOK_MOBILITY } else { CANNON_MOBILITY } + moves, 1);
-                // Does it reach into the enemy palace along its file or its rank (up to and including the
-                // first piece on each side)?
-                let reach = |line: u32| (line | line >> 10 | line >> 20) & QUIET_MASK;
-                let into_palace = ((3..=5).contains(&f)
-                    && reach(FILE_LINE[r][occ.files[f] as usize]) & palace_ranks != 0)
-                    || (palace_ranks >> r & 1 != 0 && reach(RANK_LINE[f][occ.ranks[r] as usize]) & PALACE_FILES != 0);
-                if rook {
-                    if pawn_files >> f & 1 == 0 {
-                        sink.add(ROOK_OPEN_FILE, 1);
-                    }
-                    units += if into_palace {
-                        3
-                    } else if rr >= 5 {
-                        1
-                    } else {
-                        0
-                    };
-                } else {
-                    if their_king.file() as usize == f {
-                        // One screen would be check; two are the central cannon's pressure.
-                        match (occ.files[f] & LINE_BETWEEN[r][their_king.rank() as usize]).count_ones() {
-                            0 => sink.add(EMPTY_HEAD_CANNON, 1),
-                            2 => sink.add(CENTRAL_CANNON, 1),
-                            _ => {}
-                        }
-                    }
-                    if rr == 9 {
-                        sink.add(BOTTOM_CANNON, 1);
-                    }
-                    units += if into_palace || (3..=5).contains(&rf) { 2 } else { 0 };
+    }
+    for kind in [PieceType::Rook, PieceType::Cannon] {
+        let rook = kind == PieceType::Rook;
+        for sq in pos.squares(us, kind) {
+            let rel = relative(us, sq);
+            let (rf, rr) = (rel.file() as usize, rel.rank() as usize);
+            let (f, r) = (sq.file() as usize, sq.rank() as usize);
+            let moves = slider_moves(occ, f, r).min(17);
+            sink.add(if rook { ROOK_MOBILITY } else { CANNON_MOBILITY } + moves, 1);
+            // Does it reach into the enemy palace along its file or its rank (up to and including the first
+            // piece on each side)?
+            let reach = |line: u32| (line | line >> 10 | line >> 20) & QUIET_MASK;
+            let into_palace = ((3..=5).contains(&f) && reach(FILE_LINE[r][occ.files[f] as usize]) & palace_ranks != 0)
+                || (palace_ranks >> r & 1 != 0 && reach(RANK_LINE[f][occ.ranks[r] as usize]) & PALACE_FILES != 0);
+            if rook {
+                if pawn_files >> f & 1 == 0 {
+                    sink.add(ROOK_OPEN_FILE, 1);
                 }
-            }
-            PieceType::Horse => {
-                let mut free = 0;
-                let mut hits_palace = false;
-                for (to, leg) in HORSE_STEPS[sq.index()].iter() {
-                    if empty(leg as usize) && own.ranks[to as usize / 9] >> (to % 9) & 1 == 0 {
-                        free += 1;
-                        hits_palace |= palace >> to & 1 != 0;
-                    }
-                }
-                sink.add(HORSE_MOBILITY + free, 1);
-                if rel == Square::new(4, 1) {
-                    sink.add(PALACE_HORSE, 1);
-                }
-                units += if hits_palace {
-                    2
+                units += if into_palace {
+                    3
                 } else if rr >= 5 {
                     1
                 } else {
                     0
                 };
-            }
-            PieceType::Pawn => {
-                if rr >= 7 && (3..=5).contains(&rf) {
-                    units += 2;
-                } else if rr >= 6 && (2..=6).contains(&rf) {
-                    units += 1;
+            } else {
+                if their_king.file() as usize == f {
+                    // One screen would be check; two are the central cannon's pressure.
+                    match (occ.files[f] & LINE_BETWEEN[r][their_king.rank() as usize]).count_ones() {
+                        0 => sink.add(EMPTY_HEAD_CANNON, 1),
+                        2 => sink.add(CENTRAL_CANNON, 1),
+                        _ => {}
+                    }
                 }
+                if rr == 9 {
+                    sink.add(BOTTOM_CANNON, 1);
+                }
+                units += if into_palace || (3..=5).contains(&rf) { 2 } else { 0 };
             }
-            _ => {}
         }
+    }
+    for sq in pos.squares(us, PieceType::Horse) {
+        let rel = relative(us, sq);
+        let mut free = 0;
+        let mut hits_palace = false;
+        for (to, leg) in HORSE_STEPS[sq.index()].iter() {
+            if slot(leg) == 0 && slot(to) & own_tag == 0 {
+                free += 1;
+                hits_palace |= palace[to as usize];
+            }
+        }
+        sink.add(HORSE_MOBILITY + free, 1);
+        if rel == Square::new(4, 1) {
+            sink.add(PALACE_HORSE, 1);
+        }
+        units += if hits_palace {
+            2
+        } else if rel.rank() >= 5 {
+            1
+        } else {
+            0
+        };
     }
     let units = units.min(KING_ATTACK_UNITS - 1);
     let defenders = pos.count(them, PieceType::Advisor);
@@ -254,19 +256,18 @@ fn terms<S: Sink, const PSQ: bool>(pos: &Position, us: Color, sink: &mut S) {
         imbalance_terms(pos, us, sink);
     }
 
-    let advisors = pos.pieces(us, PieceType::Advisor);
-    let elephants = pos.pieces(us, PieceType::Elephant);
-    sink.add(ADVISORS + (advisors.len() as usize).min(2), 1);
-    sink.add(ELEPHANTS + (elephants.len() as usize).min(2), 1);
-    let mut a = advisors.iter();
+    sink.add(ADVISORS + (pos.count(us, PieceType::Advisor) as usize).min(2), 1);
+    sink.add(ELEPHANTS + (pos.count(us, PieceType::Elephant) as usize).min(2), 1);
+    // Linked pairs (both relations are symmetric, so the slots' order does not matter).
+    let mut a = pos.squares(us, PieceType::Advisor);
     if let (Some(x), Some(y)) = (a.next(), a.next()) {
         if ADVISOR_STEPS[x.index()].iter().any(|(t, _)| t as usize == y.index()) {
             sink.add(LINKED_ADVISORS, 1);
         }
     }
-    let mut e = elephants.iter();
+    let mut e = pos.squares(us, PieceType::Elephant);
     if let (Some(x), Some(y)) = (e.next(), e.next()) {
-        if ELEPHANT_STEPS[x.index()].iter().any(|(t, eye)| t as usize == y.index() && empty(eye as usize)) {
+        if ELEPHANT_STEPS[x.index()].iter().any(|(t, eye)| t as usize == y.index() && slot(eye) == 0) {
             sink.add(LINKED_ELEPHANTS, 1);
         }
     }
