@@ -2,7 +2,8 @@
 //! forbid it), it finds mates, and it is deterministic on one thread.
 
 use chuhan::notation::parse_iccs;
-use chuhan::rules::{RuleSet, Rules};
+use chuhan::rules::repetition::{judge_for_side_to_move, previous_occurrence, Outcome};
+use chuhan::rules::{final_repetition_outcome, RuleSet, Rules};
 use chuhan::search::{search, Limits, SearchResult, Settings, Shared, Silent, MATE_BOUND};
 use chuhan::Position;
 
@@ -39,6 +40,32 @@ fn completing_a_forbidden_cycle_is_a_loss() {
     let (fen, moves) = ("4k4/9/9/9/5R3/9/9/9/9/3K5 w - - 0 1", "f5e5 e9f9 e5f5 f9e9 f5e5 e9f9");
     assert!(value_of(fen, moves, "e5f5", RuleSet::Chinese) <= -MATE_BOUND);
     assert!(value_of(fen, moves, "e5f5", RuleSet::Asian) <= -MATE_BOUND);
+}
+
+/// A repetition whose cycles differ is judged over all of them, in the search as by the referee. From a game
+/// against Pikafish-HCE (10 s + 0.1 s, 2026-11-30): Black's rook shuffled (a forbidden chase) while Red's
+/// advisor did (idle), then Red checked twice while Black's king stepped with a mate threat. The last cycle
+/// alone is Red's perpetual check, but over both cycles Red is allowed and Black forbidden: the king's step
+/// that completes the third occurrence loses. The search used to judge the last cycle only and played it.
+#[test]
+fn a_repetition_is_judged_over_every_cycle() {
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let moves = concat!(
+        "g3g4 h9g7 b0c2 c6c5 h0g2 b9c7 i0i1 c9e7 i1f1 b7a7 f1f4 a9b9 a0b0 h7i7 g2h4 i9i8 h4g6 i7i3 c3c4 b9b5 ",
+        "g4g5 c5c4 f4c4 c7d5 h2h5 i8d8 c4d4 i3i0 c0e2 a7a3 b2b3 a3a5 d0e1 e7g5 d4i4 i0h0 h5d5 b5d5 b3b9 d9e8 ",
+        "i4h4 h0i0 c2a3 d5c5 h4c4 g5e7 c4c5 e7c5 b0b6 c5e7 a3c4 i6i5 b6a6 a5e5 g6e5 e6e5 a6a9 g7e6 c4e5 d8d5 ",
+        "e5g4 e7g5 b9b7 d5d9 b7b9 d9d5 e3e4 e6c5 e4e5 d5d3 b9f9 e8d9 f9f1 d3g3 f1h1 g3h3 g4f2 h3e3 e5d5 c5d3 ",
+        "h1h9 g9e7 h9d9 d3c1 e0d0 e9e8 f2e0 e3b3 e2c0 b3b0 d0d1 c1a0 e1f2 a0b2 d1e1 b2c0 e1f1 e8d8 f2e1 b0b1 ",
+        "d5e5 b1b3 d9c9 c0b2 c9c2 b3f3 e1f2 f3g3 f2e1 g3f3 e1f2 f3g3 a9a8 d8d9 a8a9"
+    );
+    assert!(value_of(start, moves, "d9d8", RuleSet::Chinese) <= -MATE_BOUND);
+    let mut pos = play(start, moves);
+    pos.make_move(parse_iccs(&pos, "d9d8").unwrap());
+    let rules = Rules::with_set(RuleSet::Chinese);
+    assert_eq!(final_repetition_outcome(&pos, &rules), Some(Outcome::Win));
+    let from = previous_occurrence(&pos).unwrap();
+    assert_eq!(judge_for_side_to_move(&pos, from, &rules), Outcome::Loss, "the last cycle alone");
+    assert_eq!(think(&play(start, moves), 8, 1).best.map(|m| m.to_string()).filter(|m| m == "d9d8"), None);
 }
 
 #[test]

@@ -13,7 +13,7 @@ pub mod repetition;
 use crate::board::Position;
 use crate::types::{Color, Move, PieceType};
 use classify::ClassifyOptions;
-use repetition::{judge_cycle, loser, occurrences, Category, CycleJudgement};
+use repetition::{judge_cycle, judge_for_side_to_move, loser, occurrences, Category, CycleJudgement, Outcome};
 use std::fmt;
 use std::str::FromStr;
 
@@ -307,15 +307,11 @@ pub fn insufficient_material(pos: &Position) -> bool {
         && Color::ALL.iter().all(|&c| n(c, Advisor) + n(c, Elephant) == 0)
 }
 
-/// Judges the repetition at the current ply, if the position has occurred often enough.
-fn repetition_verdict(pos: &Position, rules: &Rules) -> Option<Verdict> {
-    let occ = occurrences(pos);
-    let needed = rules.repetitions.max(2) as usize;
-    if occ.len() < needed {
-        return None;
-    }
-    let last = &occ[occ.len() - needed..];
-    // Each cycle between consecutive occurrences; identical move sequences need judging once.
+/// Each side's category over the cycles between the consecutive occurrences `last` (plies, oldest first, the
+/// current ply last): the mildest it has in any of them, since a side is held to a forbidden category only if
+/// every cycle shows it (SPEC §3.2). Also returns the last cycle's judgement when it was judged afresh.
+fn combined_categories(pos: &Position, rules: &Rules, last: &[usize]) -> ([Category; 2], Option<CycleJudgement>) {
+    // Identical move sequences need judging once.
     let mut categories = [Category::PerpetualCheck; 2];
     let mut judged: Vec<(Vec<Move>, [Category; 2])> = Vec::new();
     let mut last_cycle = None;
@@ -339,6 +335,40 @@ fn repetition_verdict(pos: &Position, rules: &Rules) -> Option<Verdict> {
             categories[c.index()] = categories[c.index()].min(cats[c.index()]);
         }
     }
+    (categories, last_cycle)
+}
+
+/// The repetition outcome for the side to move once the position has occurred `rules.repetitions` times (the
+/// current ply among them), judged as the referee judges it: over every cycle between those occurrences.
+/// `None` when it has not occurred that often. The search calls this for a repetition that ends the game.
+pub fn final_repetition_outcome(pos: &Position, rules: &Rules) -> Option<Outcome> {
+    let occ = occurrences(pos);
+    let needed = rules.repetitions.max(2) as usize;
+    if occ.len() < needed {
+        return None;
+    }
+    let last = &occ[occ.len() - needed..];
+    if needed == 2 {
+        return Some(judge_for_side_to_move(pos, last[0], rules));
+    }
+    let (categories, _) = combined_categories(pos, rules, last);
+    let us = pos.side_to_move();
+    Some(match loser(categories) {
+        None => Outcome::Draw,
+        Some(l) if l == us => Outcome::Loss,
+        Some(_) => Outcome::Win,
+    })
+}
+
+/// Judges the repetition at the current ply, if the position has occurred often enough.
+fn repetition_verdict(pos: &Position, rules: &Rules) -> Option<Verdict> {
+    let occ = occurrences(pos);
+    let needed = rules.repetitions.max(2) as usize;
+    if occ.len() < needed {
+        return None;
+    }
+    let last = &occ[occ.len() - needed..];
+    let (categories, last_cycle) = combined_categories(pos, rules, last);
     // The last cycle's labels for the report (judge it if an identical earlier cycle was reused).
     let cycle = match last_cycle {
         Some(j) if j.from == last[last.len() - 2] => j,

@@ -10,7 +10,7 @@ pub mod movepick;
 use crate::board::{NullObserver, Position};
 use crate::eval::{evaluate_with, imbalance, params::Score, psq, psq_delta};
 use crate::rules::repetition::{judge_for_side_to_move, occurrences, previous_occurrence, Outcome};
-use crate::rules::{natural_limit_count, Rules};
+use crate::rules::{final_repetition_outcome, natural_limit_count, Rules};
 use crate::time::Allocation;
 use crate::tt::{Bound, TranspositionTable};
 use crate::types::{Color, Move, MoveList, Piece, PieceType};
@@ -343,11 +343,16 @@ impl<'a> Worker<'a> {
             return None;
         }
         let from = previous_occurrence(&self.pos)?;
-        let exact = occurrences(&self.pos).len() >= rules.repetitions.max(2) as usize;
+        let occ = occurrences(&self.pos);
+        let needed = rules.repetitions.max(2) as usize;
+        let exact = occ.len() >= needed;
         if !exact && from <= self.root_ply {
             return None;
         }
-        let outcome = self.judge_cached(from);
+        // A repetition that ends the game is judged as the referee will judge it, over every cycle since the
+        // first of the counted occurrences (a side is forbidden only if each cycle shows it).
+        let outcome =
+            if exact { self.judge_cached(occ[occ.len() - needed], true) } else { self.judge_cached(from, false) };
         match (outcome, exact) {
             (Outcome::Draw, _) => Some(0),
             (Outcome::Win, true) => Some(mate_in(ply)),
@@ -365,10 +370,11 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Judges the cycle back to ply `from`, remembering verdicts by the cycle's positions.
-    fn judge_cached(&mut self, from: usize) -> Outcome {
+    /// Judges the repetition back to ply `from` (its last cycle, or with `full` every cycle of a game-ending
+    /// repetition), remembering verdicts by the positions since `from`.
+    fn judge_cached(&mut self, from: usize, full: bool) -> Outcome {
         let now = self.pos.ply();
-        let mut h = 0u64;
+        let mut h = full as u64;
         for p in from..=now {
             h = h.rotate_left(7) ^ self.pos.key_at(p);
         }
@@ -376,7 +382,11 @@ impl<'a> Worker<'a> {
         if self.rep_cache[slot].0 == h {
             return self.rep_cache[slot].1;
         }
-        let outcome = judge_for_side_to_move(&self.pos, from, &self.settings.rules);
+        let outcome = if full {
+            final_repetition_outcome(&self.pos, &self.settings.rules).unwrap_or(Outcome::Draw)
+        } else {
+            judge_for_side_to_move(&self.pos, from, &self.settings.rules)
+        };
         self.rep_cache[slot] = (h, outcome);
         outcome
     }
