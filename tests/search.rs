@@ -2,7 +2,7 @@
 //! forbid it), it finds mates, and it is deterministic on one thread.
 
 use chuhan::notation::parse_iccs;
-use chuhan::rules::repetition::{judge_for_side_to_move, previous_occurrence, Outcome};
+use chuhan::rules::repetition::{judge_for_side_to_move, occurrences, previous_occurrence, Outcome};
 use chuhan::rules::{final_repetition_outcome, RuleSet, Rules};
 use chuhan::search::{search, Limits, SearchResult, Settings, Shared, Silent, MATE_BOUND};
 use chuhan::Position;
@@ -62,7 +62,9 @@ fn a_repetition_is_judged_over_every_cycle() {
     let mut pos = play(start, moves);
     pos.make_move(parse_iccs(&pos, "d9d8").unwrap());
     let rules = Rules::with_set(RuleSet::Chinese);
-    assert_eq!(final_repetition_outcome(&pos, &rules), Some(Outcome::Win));
+    let occ = occurrences(&pos);
+    assert_eq!(occ.len(), 3);
+    assert_eq!(final_repetition_outcome(&pos, &rules, &occ), Outcome::Win);
     let from = previous_occurrence(&pos).unwrap();
     assert_eq!(judge_for_side_to_move(&pos, from, &rules), Outcome::Loss, "the last cycle alone");
     assert_eq!(think(&play(start, moves), 8, 1).best.map(|m| m.to_string()).filter(|m| m == "d9d8"), None);

@@ -338,26 +338,19 @@ fn combined_categories(pos: &Position, rules: &Rules, last: &[usize]) -> ([Categ
     (categories, last_cycle)
 }
 
-/// The repetition outcome for the side to move once the position has occurred `rules.repetitions` times (the
-/// current ply among them), judged as the referee judges it: over every cycle between those occurrences.
-/// `None` when it has not occurred that often. The search calls this for a repetition that ends the game.
-pub fn final_repetition_outcome(pos: &Position, rules: &Rules) -> Option<Outcome> {
-    let occ = occurrences(pos);
-    let needed = rules.repetitions.max(2) as usize;
-    if occ.len() < needed {
-        return None;
-    }
-    let last = &occ[occ.len() - needed..];
-    if needed == 2 {
-        return Some(judge_for_side_to_move(pos, last[0], rules));
+/// The repetition outcome for the side to move at a repetition that ends the game, judged as the referee judges
+/// it: over every cycle between the counted occurrences `last` (plies, oldest first, the current ply last; the
+/// last `rules.repetitions` of [`occurrences`]). The search calls this once it has counted them.
+pub fn final_repetition_outcome(pos: &Position, rules: &Rules, last: &[usize]) -> Outcome {
+    if last.len() == 2 {
+        return judge_for_side_to_move(pos, last[0], rules);
     }
     let (categories, _) = combined_categories(pos, rules, last);
-    let us = pos.side_to_move();
-    Some(match loser(categories) {
+    match loser(categories) {
         None => Outcome::Draw,
-        Some(l) if l == us => Outcome::Loss,
+        Some(l) if l == pos.side_to_move() => Outcome::Loss,
         Some(_) => Outcome::Win,
-    })
+    }
 }
 
 /// Judges the repetition at the current ply, if the position has occurred often enough.

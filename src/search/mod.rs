@@ -351,8 +351,7 @@ impl<'a> Worker<'a> {
         }
         // A repetition that ends the game is judged as the referee will judge it, over every cycle since the
         // first of the counted occurrences (a side is forbidden only if each cycle shows it).
-        let outcome =
-            if exact { self.judge_cached(occ[occ.len() - needed], true) } else { self.judge_cached(from, false) };
+        let outcome = if exact { self.judge_cached(&occ[occ.len() - needed..]) } else { self.judge_cached(&[from]) };
         match (outcome, exact) {
             (Outcome::Draw, _) => Some(0),
             (Outcome::Win, true) => Some(mate_in(ply)),
@@ -370,22 +369,25 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Judges the repetition back to ply `from` (its last cycle, or with `full` every cycle of a game-ending
-    /// repetition), remembering verdicts by the positions since `from`.
-    fn judge_cached(&mut self, from: usize, full: bool) -> Outcome {
+    /// Judges the repetition back to the first of `occ`: its last cycle when `occ` is only the previous
+    /// occurrence, every cycle between the counted occurrences (the current ply last) of a game-ending one.
+    /// Verdicts are remembered by the positions since then.
+    fn judge_cached(&mut self, occ: &[usize]) -> Outcome {
+        let full = occ.len() > 1;
         let now = self.pos.ply();
         let mut h = full as u64;
-        for p in from..=now {
+        for p in occ[0]..=now {
             h = h.rotate_left(7) ^ self.pos.key_at(p);
         }
         let slot = (h as usize) & (REP_CACHE - 1);
         if self.rep_cache[slot].0 == h {
             return self.rep_cache[slot].1;
         }
+        let rules = &self.settings.rules;
         let outcome = if full {
-            final_repetition_outcome(&self.pos, &self.settings.rules).unwrap_or(Outcome::Draw)
+            final_repetition_outcome(&self.pos, rules, occ)
         } else {
-            judge_for_side_to_move(&self.pos, from, &self.settings.rules)
+            judge_for_side_to_move(&self.pos, occ[0], rules)
         };
         self.rep_cache[slot] = (h, outcome);
         outcome
