@@ -60,6 +60,9 @@ fn chuhan_against_itself_over_both_dialects() {
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("[Event \"Chuhan match\"]").count(), 4);
     assert_eq!(text.matches("[Format \"ICCS\"]").count(), 4);
+    // Each engine move carries cutechess-cli's comment: score in pawns, depth, seconds (`{+0.35/2 0.004s}`).
+    let first = text.lines().find(|l| l.starts_with("1. ")).unwrap();
+    assert!(first.contains("/2 0.") && first.contains("s} "), "{first}");
     // The PGN reads back through the referee, and games the referee ended end the same way there.
     let (verdicts, err, code) = chuhan(&strings(&["judge", "--pgn", &pgn, "--json"]));
     assert_eq!(code, 0, "{err}");

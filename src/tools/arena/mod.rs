@@ -96,6 +96,9 @@ pub struct GameRecord {
     pub red: usize,
     pub fen: String,
     pub moves: Vec<Move>,
+    /// What the engine said of each of its moves (score, depth, time), in cutechess-cli's shape; empty for the
+    /// opening's moves. One per move.
+    pub notes: Vec<String>,
     pub result: GameResult,
     pub reason: String,
 }
@@ -186,6 +189,7 @@ fn play_game(
 ) -> Result<Option<GameRecord>, String> {
     let mut pos = opening.position();
     let mut moves = opening.moves.clone();
+    let mut notes = vec![String::new(); moves.len()];
     for i in 0..2 {
         if seats.get(i)?.new_game().is_err() {
             seats.drop_engine(i);
@@ -200,8 +204,10 @@ fn play_game(
     let mut resign_runs = [(0u32, 0u32); 2]; // (consecutive hopeless, consecutive winning) per side
     let mut draw_runs = [0u32; 2];
     let start_ply = pos.ply();
-    let finish = |result: GameResult, reason: String, moves: Vec<Move>| {
-        Ok(Some(GameRecord { index, red, fen: opening.fen.clone(), moves, result, reason }))
+    let finish = |result: GameResult, reason: String, moves: Vec<Move>, notes: &Vec<String>| {
+        let mut notes = notes.clone();
+        notes.resize(moves.len(), String::new());
+        Ok(Some(GameRecord { index, red, fen: opening.fen.clone(), moves, notes, result, reason }))
     };
     loop {
         if stop.load(Relaxed) {
@@ -209,16 +215,16 @@ fn play_game(
         }
         let v = game_state(&pos, &cfg.rules);
         if v.is_over() {
-            return finish(v.result, reason_text(v.reason).to_string(), moves);
+            return finish(v.result, reason_text(v.reason).to_string(), moves, &notes);
         }
         if let Some(max) = cfg.max_moves {
             if (pos.ply() - start_ply) as u32 >= 2 * max {
-                return finish(GameResult::Draw, "maximum length".into(), moves);
+                return finish(GameResult::Draw, "maximum length".into(), moves, &notes);
             }
         }
         let side = pos.side_to_move();
         let who = if side == Color::Red { red } else { 1 - red };
-        let lose = |why: String, moves: Vec<Move>| finish(GameResult::win_for(!side), why, moves);
+        let lose = |why: String, moves: Vec<Move>| finish(GameResult::win_for(!side), why, moves, &notes);
         let banned =
             if cfg.engines[who].proto == Proto::Ucci { losing_repetitions(&pos, &cfg.rules) } else { Vec::new() };
         let moves_to_go = cfg.tc.and_then(|t| t.moves).map(|m| m - made[side.index()] % m);
@@ -272,6 +278,7 @@ fn play_game(
         };
         pos.make_move(m);
         moves.push(m);
+        notes.push(move_note(reply.score, reply.depth, reply.elapsed));
         made[side.index()] += 1;
         if cfg.tc.is_some() {
             clock[side.index()] += inc - used;
@@ -284,7 +291,7 @@ fn play_game(
         // Draw offers: two in a row agree a draw.
         if reply.draw {
             if offer == Some(!side) {
-                return finish(GameResult::Draw, "draw agreed".into(), moves);
+                return finish(GameResult::Draw, "draw agreed".into(), moves, &notes);
             }
             offer = Some(side);
         } else if offer == Some(!side) {
@@ -300,7 +307,7 @@ fn play_game(
                 );
                 for c in Color::ALL {
                     if resign_runs[c.index()].0 >= count && resign_runs[(!c).index()].1 >= count {
-                        return finish(GameResult::win_for(!c), "adjudication: resign score".into(), moves);
+                        return finish(GameResult::win_for(!c), "adjudication: resign score".into(), moves, &notes);
                     }
                 }
             }
@@ -308,11 +315,25 @@ fn play_game(
                 let full_moves = ((pos.ply() - start_ply) / 2) as u32;
                 draw_runs[s] = if full_moves >= from_move && score.abs() <= threshold { draw_runs[s] + 1 } else { 0 };
                 if draw_runs[0] >= count && draw_runs[1] >= count {
-                    return finish(GameResult::Draw, "adjudication: draw score".into(), moves);
+                    return finish(GameResult::Draw, "adjudication: draw score".into(), moves, &notes);
                 }
             }
         }
     }
+}
+
+/// A move's comment as cutechess-cli writes it: the score in pawns from the mover's side (`+M`/`-M` for
+/// mates), the depth, the time used: `+0.35/12 0.245s`.
+fn move_note(score: Option<i32>, depth: Option<i32>, elapsed: Duration) -> String {
+    let score = match score {
+        None => String::new(),
+        Some(s) if s >= 100_000 => "+M".into(),
+        Some(s) if s <= -100_000 => "-M".into(),
+        Some(s) => format!("{}{}.{:02}", if s < 0 { "-" } else { "+" }, s.abs() / 100, s.abs() % 100),
+    };
+    let depth = depth.map_or(String::new(), |d| format!("/{d}"));
+    let sep = if score.is_empty() && depth.is_empty() { "" } else { " " };
+    format!("{score}{depth}{sep}{:.3}s", elapsed.as_secs_f64())
 }
 
 /// Today's date as PGN writes it.
@@ -355,8 +376,11 @@ pub fn to_pgn(g: &GameRecord, cfg: &Config, date: &str) -> String {
     if black && !g.moves.is_empty() {
         line.push_str(&format!("{fullmove}. ... "));
     }
-    for m in &g.moves {
-        let text = format!("{}-{}", m.from().to_string().to_uppercase(), m.to().to_string().to_uppercase());
+    for (i, m) in g.moves.iter().enumerate() {
+        let mut text = format!("{}-{}", m.from().to_string().to_uppercase(), m.to().to_string().to_uppercase());
+        if let Some(note) = g.notes.get(i).filter(|n| !n.is_empty()) {
+            text.push_str(&format!(" {{{note}}}"));
+        }
         if !black {
             line.push_str(&format!("{fullmove}. "));
         }
@@ -792,6 +816,17 @@ mod tests {
             assert!(TimeControl::parse(bad).is_err(), "{bad}");
         }
         assert_eq!(TimeControl::parse("10+0.1").unwrap().pgn(), "10+0.1");
+    }
+
+    #[test]
+    fn move_notes() {
+        let ms = Duration::from_millis;
+        assert_eq!(move_note(Some(35), Some(12), ms(245)), "+0.35/12 0.245s");
+        assert_eq!(move_note(Some(-1207), Some(3), ms(1500)), "-12.07/3 1.500s");
+        assert_eq!(move_note(Some(-5), None, ms(0)), "-0.05 0.000s");
+        assert_eq!(move_note(Some(100_000), Some(9), ms(10)), "+M/9 0.010s");
+        assert_eq!(move_note(Some(-100_000), Some(1), ms(10)), "-M/1 0.010s");
+        assert_eq!(move_note(None, None, ms(7)), "0.007s");
     }
 
     #[test]
