@@ -25,26 +25,29 @@ pub struct Allocation {
     pub hard: Duration,
 }
 
-/// Computes the limits. `overhead` is subtracted from every move's budget; `ply` (moves played so far)
-/// spends a little more in the opening-to-middlegame than in long endings.
+/// Computes the limits. `overhead` is subtracted from every move's budget; `ply` (plies played so far) lets the
+/// share of the clock grow as the game goes on.
+///
+/// The shape is Stockfish's (and Pikafish's): the clock is spread over a horizon of at most 50 moves, counting
+/// the increments to come; a move's optimum share starts near 2 % of that and grows with the game ply, and the
+/// hard limit is a few times the optimum but never more than 80 % of the clock. Games are mostly decided in the
+/// middlegame, and an engine that saves its time for move 60 has often lost by then.
 pub fn allocate(clock: Clock, overhead: u64, ply: usize) -> Allocation {
-    let time = clock.time;
-    // What must stay on the clock whatever happens: the overhead for this move and a reserve.
-    let reserve = overhead + (time / 50).min(1000);
-    let usable = time.saturating_sub(reserve);
-    let (soft, hard) = if clock.moves_to_go > 0 {
-        let mtg = clock.moves_to_go.min(50) as u64;
-        let base = usable / mtg + clock.increment * 3 / 4;
-        // With only a few moves left before the control, do not spend the last move's time on this one.
-        let cap = if mtg == 1 { usable * 9 / 10 } else { usable * 4 / 10 };
-        (base.min(cap), (base * 4).min(cap.max(base)))
+    let time = clock.time as f64;
+    let inc = clock.increment as f64;
+    let mtg = if clock.moves_to_go > 0 { clock.moves_to_go.min(50) } else { 50 } as f64;
+    let left = (time + inc * (mtg - 1.0) - overhead as f64 * (2.0 + mtg)).max(1.0);
+    let ply = ply as f64;
+    let (opt_scale, max_scale) = if clock.moves_to_go == 0 {
+        // A large increment pays for a little more now.
+        let extra = (1.0 + 12.0 * inc / time.max(1.0)).clamp(1.0, 1.12);
+        let share = (0.012 + (ply + 3.0).powf(0.45) * 0.0039).min(0.2 * time / left);
+        (share * extra, (4.0 + ply / 12.0).min(7.0))
     } else {
-        // Sudden death or increment: assume about 30 more moves, fewer as the game goes on.
-        let expected = (40u64.saturating_sub(ply as u64 / 8)).max(20);
-        let base = usable / expected + clock.increment * 3 / 4;
-        let cap = usable / 3;
-        (base.min(cap), (base * 5).min(cap.max(1)))
+        (((0.88 + ply / 116.4) / mtg).min(0.88 * time / left), (1.5 + 0.11 * mtg).min(6.3))
     };
+    let soft = (opt_scale * left) as u64;
+    let hard = ((0.8 * time - overhead as f64).max(1.0)).min(max_scale * soft as f64) as u64;
     let soft = soft.min(hard).max(1);
     let hard = hard.max(soft);
     Allocation { soft: Duration::from_millis(soft), hard: Duration::from_millis(hard) }
@@ -85,6 +88,16 @@ mod tests {
         // Nearly out of time with an increment: play on the increment, never past the clock.
         let c = allocate(Clock { time: 150, increment: 100, moves_to_go: 0 }, 10, 20);
         assert!(ms(c.hard) < 150 - 10, "{c:?}");
+    }
+
+    #[test]
+    fn the_share_grows_with_the_game() {
+        // 10 s + 0.1 s at the start: about a third of a second, as Pikafish spends it; at most 80 % of the clock.
+        let start = allocate(Clock { time: 10_000, increment: 100, moves_to_go: 0 }, 10, 0);
+        assert!((250..=400).contains(&ms(start.soft)), "{start:?}");
+        assert!(ms(start.hard) >= 3 * ms(start.soft) && ms(start.hard) <= 8_000, "{start:?}");
+        let later = allocate(Clock { time: 10_000, increment: 100, moves_to_go: 0 }, 10, 60);
+        assert!(later.soft > start.soft && later.hard > start.hard, "{later:?}");
     }
 
     #[test]

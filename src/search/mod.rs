@@ -17,7 +17,7 @@ use crate::types::{Color, Move, MoveList, Piece, PieceType};
 use history::{CorrectionSlots, Histories, PieceTo};
 use movepick::{Context, MovePicker};
 use once_cell::sync::Lazy;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -124,6 +124,9 @@ pub struct Shared {
     /// Each thread's move-ordering and correction statistics, kept from one move of a game to the next (what
     /// the last search learnt still holds after one move) and cleared with [`Shared::new_game`].
     histories: Mutex<Vec<Histories>>,
+    /// The last search's score and time-reduction factor, for time management (`i32::MIN`: none yet).
+    last_score: AtomicI32,
+    last_time_reduction: AtomicU64,
 }
 
 impl Shared {
@@ -135,6 +138,8 @@ impl Shared {
             nodes: AtomicU64::new(0),
             start: Mutex::new(Instant::now()),
             histories: Mutex::new(Vec::new()),
+            last_score: AtomicI32::new(i32::MIN),
+            last_time_reduction: AtomicU64::new(1f64.to_bits()),
         }
     }
 
@@ -142,6 +147,8 @@ impl Shared {
     pub fn new_game(&self) {
         self.tt.clear();
         self.histories.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.last_score.store(i32::MIN, Relaxed);
+        self.last_time_reduction.store(1f64.to_bits(), Relaxed);
     }
 
     /// The opponent played the expected move: from now on the clock counts.
@@ -934,7 +941,17 @@ impl<'a> Worker<'a> {
         let max_depth = self.limits.depth.unwrap_or(MAX_PLY as i32 - 4).clamp(1, MAX_PLY as i32 - 4);
         let lines = self.settings.multipv.clamp(1, self.root_moves.len());
         let mut last_best = Move::NULL;
-        let mut stable = 0;
+        let mut last_best_depth = 0;
+        // Best-move changes, halved each iteration so that recent ones weigh most.
+        let mut changes = 0.0f64;
+        let last_score = match self.shared.last_score.load(Relaxed) {
+            i32::MIN => None,
+            v => Some(v),
+        };
+        let prev_reduction = f64::from_bits(self.shared.last_time_reduction.load(Relaxed));
+        // The best score of the last four iterations (seeded with the last search's).
+        let mut iter_values = [last_score.unwrap_or(0); 4];
+        let mut iter_idx = 0;
         for depth in 1..=max_depth {
             // Lazy SMP: helpers start at staggered depths so that threads spread over the tree.
             if !self.main_thread() && depth > 1 && (depth + self.id as i32) % 3 == 0 && depth < max_depth {
@@ -995,30 +1012,35 @@ impl<'a> Worker<'a> {
                     break;
                 }
             }
-            if best.mv == last_best {
-                stable += 1;
-            } else {
-                stable = 0;
+            if best.mv != last_best {
+                if !last_best.is_null() {
+                    changes += 1.0;
+                }
                 last_best = best.mv;
+                last_best_depth = depth;
             }
             let pondering = self.shared.pondering.load(Relaxed);
             // A fixed time per move (soft = hard) is used in full: the hard limit stops the search.
             let flexible = self.limits.time.is_some_and(|t| t.soft < t.hard);
             if let (Some(t), false, false, true) = (self.limits.time, self.limits.infinite, pondering, flexible) {
+                // Stockfish's scheme: more time when the score is falling (against the last move's search and
+                // the iterations before) or the best move keeps changing, less when it has held for long.
+                let score = best.score.clamp(-MATE_BOUND, MATE_BOUND) as f64;
+                let before = last_score.unwrap_or(best.score).clamp(-MATE_BOUND, MATE_BOUND) as f64;
+                let falling = ((75.0 + 12.0 * (before - score) + 6.0 * (iter_values[iter_idx] as f64 - score)) / 694.0)
+                    .clamp(0.5, 1.5);
+                let time_reduction = if last_best_depth + 8 < depth { 1.967 } else { 0.821 };
+                self.shared.last_time_reduction.store(f64::to_bits(time_reduction), Relaxed);
+                let reduction = (1.664 + prev_reduction) / (2.068 * time_reduction);
+                let instability = 1.0 + 1.7 * changes;
+                let total = t.soft.as_millis() as f64 * falling * reduction * instability;
+                iter_values[iter_idx] = best.score.clamp(-MATE_BOUND, MATE_BOUND);
+                iter_idx = (iter_idx + 1) & 3;
+                changes /= 2.0;
                 let elapsed = self.shared.elapsed_ms() as f64;
-                let soft = t.soft.as_millis() as f64;
-                // Spend less when the best move is stable, more when it keeps changing.
-                let scale = match stable {
-                    0 => 1.4,
-                    1 => 1.1,
-                    2..=3 => 0.9,
-                    _ => 0.7,
-                };
-                if elapsed >= soft * scale || self.root_moves.len() == 1 && depth >= 4 {
-                    break;
-                }
-                // An iteration takes about twice the last: do not start what cannot finish.
-                if elapsed >= soft * scale * 0.6 {
+                // The next iteration would take about twice this one: stop a little short of the budget rather
+                // than start one that runs far past it (the hard limit stops it in any case).
+                if elapsed >= 0.75 * total || self.root_moves.len() == 1 && depth >= 4 {
                     break;
                 }
             }
@@ -1136,6 +1158,7 @@ pub fn search(
         pv: best.pv.clone(),
     };
     learnt.insert(0, main.hist);
+    shared.last_score.store(score.clamp(-MATE_BOUND, MATE_BOUND), Relaxed);
     *shared.histories.lock().unwrap_or_else(|e| e.into_inner()) = learnt;
     result
 }
