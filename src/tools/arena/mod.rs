@@ -204,8 +204,8 @@ fn play_game(
     let mut resign_runs = [(0u32, 0u32); 2]; // (consecutive hopeless, consecutive winning) per side
     let mut draw_runs = [0u32; 2];
     let start_ply = pos.ply();
-    let finish = |result: GameResult, reason: String, moves: Vec<Move>, notes: &Vec<String>| {
-        let mut notes = notes.clone();
+    let finish = |result: GameResult, reason: String, moves: Vec<Move>, notes: &[String]| {
+        let mut notes = notes.to_vec();
         notes.resize(moves.len(), String::new());
         Ok(Some(GameRecord { index, red, fen: opening.fen.clone(), moves, notes, result, reason }))
     };
