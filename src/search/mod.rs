@@ -1025,8 +1025,9 @@ impl<'a> Worker<'a> {
             if let (Some(t), false, false, true) = (self.limits.time, self.limits.infinite, pondering, flexible) {
                 // Stockfish's scheme: more time when the score is falling (against the last move's search and
                 // the iterations before) or the best move keeps changing, less when it has held for long.
-                let score = best.score.clamp(-MATE_BOUND, MATE_BOUND) as f64;
-                let before = last_score.unwrap_or(best.score).clamp(-MATE_BOUND, MATE_BOUND) as f64;
+                let clamped = best.score.clamp(-MATE_BOUND, MATE_BOUND);
+                let score = clamped as f64;
+                let before = last_score.map_or(score, |v| v as f64);
                 let falling = ((75.0 + 12.0 * (before - score) + 6.0 * (iter_values[iter_idx] as f64 - score)) / 694.0)
                     .clamp(0.5, 1.5);
                 let time_reduction = if last_best_depth + 8 < depth { 1.967 } else { 0.821 };
@@ -1034,7 +1035,7 @@ impl<'a> Worker<'a> {
                 let reduction = (1.664 + prev_reduction) / (2.068 * time_reduction);
                 let instability = 1.0 + 1.7 * changes;
                 let total = t.soft.as_millis() as f64 * falling * reduction * instability;
-                iter_values[iter_idx] = best.score.clamp(-MATE_BOUND, MATE_BOUND);
+                iter_values[iter_idx] = clamped;
                 iter_idx = (iter_idx + 1) & 3;
                 changes /= 2.0;
                 let elapsed = self.shared.elapsed_ms() as f64;
