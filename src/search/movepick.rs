@@ -1,10 +1,11 @@
 //! The staged move picker: the hash move first, then winning captures (most valuable victim, least valuable
 //! attacker, capture history), killers and the counter-move, quiet moves by history, losing captures last.
 //! In check every legal move is an evasion and they come in one scored list. Generation is lazy: a cutoff on
-//! the hash move costs no generation at all.
+//! the hash move costs no generation at all. Moves are generated pseudo-legal and tested only when they are
+//! handed out, so the ones never reached are never tested.
 
 use super::history::{Histories, PieceTo};
-use crate::board::{GenType, Position};
+use crate::board::{GenType, Legality, Position};
 use crate::types::{Move, MoveList};
 use arrayvec::ArrayVec;
 
@@ -30,10 +31,14 @@ pub struct MovePicker {
     killers: [Move; 2],
     counter: Move,
     list: MoveList,
-    scores: ArrayVec<i32, { MoveList::CAPACITY }>,
+    /// The current list's moves, each as its score shifted up 16 bits over the move's code: one integer
+    /// compare orders by score, and equal scores by the move's code.
+    keys: ArrayVec<i64, { MoveList::CAPACITY }>,
     next: usize,
     bad: MoveList,
     bad_next: usize,
+    /// Set when the first list is generated.
+    legality: Option<Legality>,
     /// Captures only (quiescence): no killers, quiets or losing captures.
     captures_only: bool,
     /// Set by the search once late quiet moves are to be pruned.
@@ -45,6 +50,12 @@ pub struct Context<'a> {
     pub pos: &'a Position,
     pub hist: &'a Histories,
     pub cont: [&'a PieceTo; 2],
+}
+
+/// A move and its score as one sortable integer (see [`MovePicker::keys`]).
+#[inline]
+fn key(m: Move, score: i32) -> i64 {
+    (score as i64) << 16 | m.raw() as i64
 }
 
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
@@ -63,10 +74,11 @@ impl MovePicker {
             killers,
             counter,
             list: MoveList::new(),
-            scores: ArrayVec::new(),
+            keys: ArrayVec::new(),
             next: 0,
             bad: MoveList::new(),
             bad_next: 0,
+            legality: None,
             captures_only: false,
             skip_quiets: false,
         }
@@ -85,21 +97,18 @@ impl MovePicker {
     }
 
     fn pick_best(&mut self) -> Option<Move> {
-        if self.next >= self.list.len() {
-            return None;
-        }
-        let n = self.list.len();
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
-        self.list.as_mut_slice().swap(self.next, best);
-        self.scores.swap(self.next, best);
-        let m = self.list.as_slice()[self.next];
+        let rest = &self.keys[self.next..];
+        // Two simple passes (the maximum, then where it is) run faster than one that tracks both.
+        let top = *rest.iter().max()?;
+        let best = self.next + rest.iter().position(|&k| k == top).unwrap_or(0);
+        self.keys.swap(self.next, best);
         self.next += 1;
-        Some(m)
+        Move::from_raw(top as u16)
+    }
+
+    /// Whether the generated move `m` is legal.
+    fn legal(&mut self, pos: &Position, m: Move) -> bool {
+        self.legality.get_or_insert_with(|| pos.legality()).allows(pos, m)
     }
 
     fn is_special(&self, m: Move) -> bool {
@@ -119,12 +128,13 @@ impl MovePicker {
                 }
                 Stage::InitCaptures => {
                     self.list.clear();
-                    pos.generate(GenType::Captures, &mut self.list);
-                    self.scores.clear();
+                    pos.generate_pseudo_legal(GenType::Captures, &mut self.list);
+                    self.keys.clear();
                     for &m in self.list.iter() {
                         let piece = pos.piece_at(m.from()).map_or(0, |p| p.index());
                         let victim = pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
-                        self.scores.push(mvv_lva(pos, m) + cx.hist.capture[piece][m.to().index()][victim] as i32 / 8);
+                        self.keys
+                            .push(key(m, mvv_lva(pos, m) + cx.hist.capture[piece][m.to().index()][victim] as i32 / 8));
                     }
                     self.next = 0;
                     self.stage = Stage::GoodCaptures;
@@ -132,10 +142,11 @@ impl MovePicker {
                 Stage::GoodCaptures => match self.pick_best() {
                     Some(m) if m == self.tt_move => {}
                     Some(m) => {
-                        if self.captures_only || pos.see_ge(m, 0) {
+                        if !(self.captures_only || pos.see_ge(m, 0)) {
+                            self.bad.push(m);
+                        } else if self.legal(pos, m) {
                             return Some(m);
                         }
-                        self.bad.push(m);
                     }
                     None => {
                         self.stage = if self.captures_only { Stage::Done } else { Stage::Killer1 };
@@ -163,15 +174,16 @@ impl MovePicker {
                         continue;
                     }
                     self.list.clear();
-                    pos.generate(GenType::Quiets, &mut self.list);
+                    pos.generate_pseudo_legal(GenType::Quiets, &mut self.list);
                     let side = pos.side_to_move().index();
-                    self.scores.clear();
+                    self.keys.clear();
                     for &m in self.list.iter() {
                         let (f, t) = (m.from().index(), m.to().index());
                         let p = pos.piece_at(m.from()).map_or(0, |p| p.index());
-                        self.scores.push(
+                        self.keys.push(key(
+                            m,
                             cx.hist.butterfly[side][f][t] as i32 + cx.cont[0][p][t] as i32 + cx.cont[1][p][t] as i32,
-                        );
+                        ));
                     }
                     self.next = 0;
                     self.stage = Stage::Quiets;
@@ -182,7 +194,7 @@ impl MovePicker {
                         continue;
                     }
                     match self.pick_best() {
-                        Some(m) if self.is_special(m) => {}
+                        Some(m) if self.is_special(m) || !self.legal(pos, m) => {}
                         Some(m) => return Some(m),
                         None => self.stage = Stage::BadCaptures,
                     }
@@ -191,32 +203,110 @@ impl MovePicker {
                     if self.bad_next < self.bad.len() {
                         let m = self.bad.as_slice()[self.bad_next];
                         self.bad_next += 1;
-                        return Some(m);
+                        if self.legal(pos, m) {
+                            return Some(m);
+                        }
+                        continue;
                     }
                     self.stage = Stage::Done;
                 }
                 Stage::InitEvasions => {
                     self.list.clear();
-                    pos.generate(GenType::All, &mut self.list);
+                    pos.generate_pseudo_legal(GenType::Evasions, &mut self.list);
                     let side = pos.side_to_move().index();
-                    self.scores.clear();
+                    self.keys.clear();
                     for &m in self.list.iter() {
-                        self.scores.push(if pos.is_capture(m) {
-                            1 << 20 | mvv_lva(pos, m)
-                        } else {
-                            cx.hist.butterfly[side][m.from().index()][m.to().index()] as i32
-                        });
+                        self.keys.push(key(
+                            m,
+                            if pos.is_capture(m) {
+                                1 << 20 | mvv_lva(pos, m)
+                            } else {
+                                cx.hist.butterfly[side][m.from().index()][m.to().index()] as i32
+                            },
+                        ));
                     }
                     self.next = 0;
                     self.stage = Stage::Evasions;
                 }
                 Stage::Evasions => match self.pick_best() {
-                    Some(m) if m == self.tt_move => {}
+                    Some(m) if m == self.tt_move || !self.legal(pos, m) => {}
                     Some(m) => return Some(m),
                     None => self.stage = Stage::Done,
                 },
                 Stage::Done => return None,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::history::Histories;
+
+    /// Everything the picker hands out, sorted, with the picker made as the search makes it.
+    fn picked(pos: &Position, hist: &Histories, quiescence: bool, tt: Move, killers: [Move; 2]) -> Vec<Move> {
+        let zero = [[0i16; 90]; 14];
+        let cx = Context { pos, hist, cont: [&zero, &zero] };
+        let mut mp =
+            if quiescence { MovePicker::quiescence(pos, tt) } else { MovePicker::new(pos, tt, killers, killers[1]) };
+        let mut out = Vec::new();
+        while let Some(m) = mp.next(&cx) {
+            out.push(m);
+        }
+        out.sort_by_key(|m| (m.from().index(), m.to().index()));
+        out
+    }
+
+    /// The picker hands out each legal move exactly once and nothing else (only the legal captures in
+    /// quiescence, every legal move when in check), whatever hash move and killers it is given, legal or not.
+    /// The positions are two plies around perft positions chosen for pins, cannon screens and checks.
+    #[test]
+    fn the_picker_hands_out_exactly_the_legal_moves() {
+        let fens = [
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+            "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
+            "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w - - 0 1",
+            "C1nNk4/9/9/9/9/9/n1pp5/B3C4/9/3A1K3 w - - 0 1",
+            "1C2ka3/9/C1Nab1n2/p3p3p/6p2/9/P3P3P/3AB4/3p2c2/c1BAK4 w - - 0 1",
+            "CnN1k1b2/c3a4/4ba3/9/2nr5/9/9/4C4/4A4/4KA3 w - - 0 1",
+        ];
+        let hist = Histories::default();
+        let mut positions = 0;
+        for fen in fens {
+            let mut pos = Position::from_fen(fen).unwrap();
+            // Moves of the root, some of them illegal deeper down: they stand in for stale hash moves.
+            let strangers: Vec<Move> = pos.legal_moves().iter().copied().collect();
+            for &a in strangers.clone().iter() {
+                pos.make_move(a);
+                for &b in pos.legal_moves().iter() {
+                    pos.make_move(b);
+                    positions += 1;
+                    let key = |m: &Move| (m.from().index(), m.to().index());
+                    let mut legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
+                    legal.sort_by_key(key);
+                    let mut captures: Vec<Move> = if pos.in_check() {
+                        legal.clone()
+                    } else {
+                        legal.iter().copied().filter(|&m| pos.is_capture(m)).collect()
+                    };
+                    captures.sort_by_key(key);
+                    let pick = |i: usize| strangers[(positions + i) % strangers.len()];
+                    let first = legal.first().copied().unwrap_or(Move::NULL);
+                    for (tt, killers) in [
+                        (Move::NULL, [Move::NULL; 2]),
+                        (first, [pick(1), pick(2)]),
+                        (pick(3), [first, first]),
+                        (legal.last().copied().unwrap_or(Move::NULL), [pick(4), first]),
+                    ] {
+                        assert_eq!(picked(&pos, &hist, false, tt, killers), legal, "{}", pos.to_fen());
+                        assert_eq!(picked(&pos, &hist, true, tt, killers), captures, "{}", pos.to_fen());
+                    }
+                    pos.unmake_move();
+                }
+                pos.unmake_move();
+            }
+        }
+        assert!(positions > 3000, "{positions}");
     }
 }
