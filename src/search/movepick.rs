@@ -31,8 +31,9 @@ pub struct MovePicker {
     killers: [Move; 2],
     counter: Move,
     list: MoveList,
-    /// The current list's moves, each as its score shifted up 16 bits over the move's code: one integer
-    /// compare orders by score, and equal scores by the move's code.
+    /// The current list's moves, each as its score shifted up 8 bits over 255 − its index in the list: one
+    /// integer compare orders by score, and equal scores in the order of generation (rooks and cannons first,
+    /// the king last), which is worth having where the histories are still empty.
     keys: ArrayVec<i64, { MoveList::CAPACITY }>,
     next: usize,
     bad: MoveList,
@@ -52,10 +53,10 @@ pub struct Context<'a> {
     pub cont: [&'a PieceTo; 2],
 }
 
-/// A move and its score as one sortable integer (see [`MovePicker::keys`]).
+/// The score of the `i`-th generated move as one sortable integer (see [`MovePicker::keys`]).
 #[inline]
-fn key(m: Move, score: i32) -> i64 {
-    (score as i64) << 16 | m.raw() as i64
+fn key(i: usize, score: i32) -> i64 {
+    (score as i64) << 8 | (255 - i) as i64
 }
 
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
@@ -103,7 +104,7 @@ impl MovePicker {
         let best = self.next + rest.iter().position(|&k| k == top).unwrap_or(0);
         self.keys.swap(self.next, best);
         self.next += 1;
-        Move::from_raw(top as u16)
+        Some(self.list.as_slice()[255 - (top & 255) as usize])
     }
 
     /// Whether the generated move `m` is legal.
@@ -130,11 +131,11 @@ impl MovePicker {
                     self.list.clear();
                     pos.generate_pseudo_legal(GenType::Captures, &mut self.list);
                     self.keys.clear();
-                    for &m in self.list.iter() {
+                    for (i, &m) in self.list.iter().enumerate() {
                         let piece = pos.piece_at(m.from()).map_or(0, |p| p.index());
                         let victim = pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
                         self.keys
-                            .push(key(m, mvv_lva(pos, m) + cx.hist.capture[piece][m.to().index()][victim] as i32 / 8));
+                            .push(key(i, mvv_lva(pos, m) + cx.hist.capture[piece][m.to().index()][victim] as i32 / 8));
                     }
                     self.next = 0;
                     self.stage = Stage::GoodCaptures;
@@ -177,11 +178,11 @@ impl MovePicker {
                     pos.generate_pseudo_legal(GenType::Quiets, &mut self.list);
                     let side = pos.side_to_move().index();
                     self.keys.clear();
-                    for &m in self.list.iter() {
+                    for (i, &m) in self.list.iter().enumerate() {
                         let (f, t) = (m.from().index(), m.to().index());
                         let p = pos.piece_at(m.from()).map_or(0, |p| p.index());
                         self.keys.push(key(
-                            m,
+                            i,
                             cx.hist.butterfly[side][f][t] as i32 + cx.cont[0][p][t] as i32 + cx.cont[1][p][t] as i32,
                         ));
                     }
@@ -215,9 +216,9 @@ impl MovePicker {
                     pos.generate_pseudo_legal(GenType::Evasions, &mut self.list);
                     let side = pos.side_to_move().index();
                     self.keys.clear();
-                    for &m in self.list.iter() {
+                    for (i, &m) in self.list.iter().enumerate() {
                         self.keys.push(key(
-                            m,
+                            i,
                             if pos.is_capture(m) {
                                 1 << 20 | mvv_lva(pos, m)
                             } else {
