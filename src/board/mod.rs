@@ -17,7 +17,7 @@ pub mod tables;
 mod zobrist;
 
 pub use fen::FenError;
-pub use movegen::{GenType, Legality};
+pub use movegen::GenType;
 
 use crate::types::{Color, Move, Piece, PieceType, Square, SquareSet};
 use tables::{FILE_OF, NO_SQ, RANK_OF};

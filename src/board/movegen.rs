@@ -22,25 +22,6 @@ pub enum GenType {
     Evasions,
 }
 
-/// Which moves from [`Position::generate_pseudo_legal`] are legal; see [`Legality::allows`].
-#[derive(Clone, Copy, Debug)]
-pub struct Legality {
-    /// Moves from these points are tested (the king, its shields; everything when in check).
-    suspects: u128,
-    /// Moves to these points are tested: the empty points between the king and a cannon facing it.
-    screens: u128,
-}
-
-impl Legality {
-    /// Whether the pseudo-legal move `m`, generated in `pos` together with this record, is legal. Most moves
-    /// pass on two bit tests; only the king's, a shield's and a move onto a cannon's line take the full test.
-    #[inline]
-    pub fn allows(&self, pos: &Position, m: Move) -> bool {
-        let bit = |set: u128, sq: Square| set >> sq.index() & 1 != 0;
-        !(bit(self.suspects, m.from()) || bit(self.screens, m.to())) || pos.is_safe(m)
-    }
-}
-
 #[inline(always)]
 fn mv(from: usize, to: usize) -> Move {
     Move::new(Square::from_index(from), Square::from_index(to))
@@ -56,28 +37,6 @@ impl Position {
             GenType::Evasions if self.st.in_check => self.generate_legal::<true, true>(list),
             GenType::Evasions => {}
         }
-    }
-
-    /// Appends the pseudo-legal moves of the given kind (every pseudo-legal move for `Evasions` in check); tell
-    /// the legal ones apart with [`Position::legality`]. The search's move picker uses this so that only the
-    /// moves it actually plays are tested: after a cutoff, or once late moves are pruned, the rest never are.
-    pub fn generate_pseudo_legal(&self, gen: GenType, list: &mut MoveList) {
-        match gen {
-            GenType::All => self.generate_pseudo::<true, true>(list, 0, false),
-            GenType::Captures => self.generate_pseudo::<true, false>(list, 0, false),
-            GenType::Quiets => self.generate_pseudo::<false, true>(list, 0, false),
-            GenType::Evasions if self.st.in_check => self.generate_pseudo::<true, true>(list, 0, false),
-            GenType::Evasions => {}
-        }
-    }
-
-    /// What tells the legal moves among pseudo-legal ones apart in this position.
-    pub fn legality(&self) -> Legality {
-        if self.st.in_check {
-            return Legality { suspects: u128::MAX, screens: 0 };
-        }
-        let (pinned, screens) = self.king_shields(self.side);
-        Legality { suspects: pinned | 1u128 << self.slot_square[tag(self.side) as usize], screens }
     }
 
     /// All legal moves.
@@ -193,25 +152,19 @@ impl Position {
         let start = list.len();
         if self.st.in_check {
             // Every piece is a suspect: each move is tested.
-            self.generate_pseudo::<CAPS, QUIETS>(list, u128::MAX, true);
+            self.generate_pseudo::<CAPS, QUIETS>(list, u128::MAX);
             return;
         }
         let (pinned, screens) = self.king_shields(self.side);
-        self.generate_pseudo::<CAPS, QUIETS>(list, pinned, true);
+        self.generate_pseudo::<CAPS, QUIETS>(list, pinned);
         if QUIETS && screens != 0 {
             list.retain_from(start, |m| screens >> m.to().index() & 1 == 0 || self.is_safe(m));
         }
     }
 
-    /// Appends pseudo-legal moves, keeping only the king-safe ones for pieces in `suspects`, and for the king
-    /// when `test_king`.
+    /// Appends pseudo-legal moves, keeping only the king-safe ones for the king and for pieces in `suspects`.
     #[inline(always)]
-    fn generate_pseudo<const CAPS: bool, const QUIETS: bool>(
-        &self,
-        list: &mut MoveList,
-        suspects: u128,
-        test_king: bool,
-    ) {
+    fn generate_pseudo<const CAPS: bool, const QUIETS: bool>(&self, list: &mut MoveList, suspects: u128) {
         let us = tag(self.side);
         let them_occ = &self.color_occ[(!self.side).index()];
         let board = &self.board;
@@ -310,8 +263,6 @@ impl Position {
         let from = self.slot_square[base] as usize;
         let mark = list.len();
         leaper(list, from, &KING_STEPS[from]);
-        if test_king {
-            list.retain_from(mark, |m| self.is_safe(m));
-        }
+        list.retain_from(mark, |m| self.is_safe(m));
     }
 }

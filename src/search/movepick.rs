@@ -1,11 +1,10 @@
 //! The staged move picker: the hash move first, then winning captures (most valuable victim, least valuable
 //! attacker, capture history), killers and the counter-move, quiet moves by history, losing captures last.
 //! In check every legal move is an evasion and they come in one scored list. Generation is lazy: a cutoff on
-//! the hash move costs no generation at all. Moves are generated pseudo-legal and tested only when they are
-//! handed out, so the ones never reached are never tested.
+//! the hash move costs no generation at all.
 
 use super::history::{Histories, PieceTo};
-use crate::board::{GenType, Legality, Position};
+use crate::board::{GenType, Position};
 use crate::types::{Move, MoveList};
 use arrayvec::ArrayVec;
 
@@ -31,15 +30,10 @@ pub struct MovePicker {
     killers: [Move; 2],
     counter: Move,
     list: MoveList,
-    /// The current list's moves, each as its score shifted up 8 bits over 255 − its index in the list: one
-    /// integer compare orders by score, and equal scores in the order of generation (rooks and cannons first,
-    /// the king last), which is worth having where the histories are still empty.
-    keys: ArrayVec<i64, { MoveList::CAPACITY }>,
+    scores: ArrayVec<i32, { MoveList::CAPACITY }>,
     next: usize,
     bad: MoveList,
     bad_next: usize,
-    /// Set when the first list is generated.
-    legality: Option<Legality>,
     /// Captures only (quiescence): no killers, quiets or losing captures.
     captures_only: bool,
     /// Set by the search once late quiet moves are to be pruned.
@@ -51,12 +45,6 @@ pub struct Context<'a> {
     pub pos: &'a Position,
     pub hist: &'a Histories,
     pub cont: [&'a PieceTo; 2],
-}
-
-/// The score of the `i`-th generated move as one sortable integer (see [`MovePicker::keys`]).
-#[inline]
-fn key(i: usize, score: i32) -> i64 {
-    (score as i64) << 8 | (255 - i) as i64
 }
 
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
@@ -75,11 +63,10 @@ impl MovePicker {
             killers,
             counter,
             list: MoveList::new(),
-            keys: ArrayVec::new(),
+            scores: ArrayVec::new(),
             next: 0,
             bad: MoveList::new(),
             bad_next: 0,
-            legality: None,
             captures_only: false,
             skip_quiets: false,
         }
@@ -98,18 +85,21 @@ impl MovePicker {
     }
 
     fn pick_best(&mut self) -> Option<Move> {
-        let rest = &self.keys[self.next..];
-        // Two simple passes (the maximum, then where it is) run faster than one that tracks both.
-        let top = *rest.iter().max()?;
-        let best = self.next + rest.iter().position(|&k| k == top).unwrap_or(0);
-        self.keys.swap(self.next, best);
+        if self.next >= self.list.len() {
+            return None;
+        }
+        let n = self.list.len();
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.list.as_mut_slice().swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let m = self.list.as_slice()[self.next];
         self.next += 1;
-        Some(self.list.as_slice()[255 - (top & 255) as usize])
-    }
-
-    /// Whether the generated move `m` is legal.
-    fn legal(&mut self, pos: &Position, m: Move) -> bool {
-        self.legality.get_or_insert_with(|| pos.legality()).allows(pos, m)
+        Some(m)
     }
 
     fn is_special(&self, m: Move) -> bool {
@@ -129,13 +119,12 @@ impl MovePicker {
                 }
                 Stage::InitCaptures => {
                     self.list.clear();
-                    pos.generate_pseudo_legal(GenType::Captures, &mut self.list);
-                    self.keys.clear();
-                    for (i, &m) in self.list.iter().enumerate() {
+                    pos.generate(GenType::Captures, &mut self.list);
+                    self.scores.clear();
+                    for &m in self.list.iter() {
                         let piece = pos.piece_at(m.from()).map_or(0, |p| p.index());
                         let victim = pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
-                        self.keys
-                            .push(key(i, mvv_lva(pos, m) + cx.hist.capture[piece][m.to().index()][victim] as i32 / 8));
+                        self.scores.push(mvv_lva(pos, m) + cx.hist.capture[piece][m.to().index()][victim] as i32 / 8);
                     }
                     self.next = 0;
                     self.stage = Stage::GoodCaptures;
@@ -143,11 +132,10 @@ impl MovePicker {
                 Stage::GoodCaptures => match self.pick_best() {
                     Some(m) if m == self.tt_move => {}
                     Some(m) => {
-                        if !(self.captures_only || pos.see_ge(m, 0)) {
-                            self.bad.push(m);
-                        } else if self.legal(pos, m) {
+                        if self.captures_only || pos.see_ge(m, 0) {
                             return Some(m);
                         }
+                        self.bad.push(m);
                     }
                     None => {
                         self.stage = if self.captures_only { Stage::Done } else { Stage::Killer1 };
@@ -175,16 +163,15 @@ impl MovePicker {
                         continue;
                     }
                     self.list.clear();
-                    pos.generate_pseudo_legal(GenType::Quiets, &mut self.list);
+                    pos.generate(GenType::Quiets, &mut self.list);
                     let side = pos.side_to_move().index();
-                    self.keys.clear();
-                    for (i, &m) in self.list.iter().enumerate() {
+                    self.scores.clear();
+                    for &m in self.list.iter() {
                         let (f, t) = (m.from().index(), m.to().index());
                         let p = pos.piece_at(m.from()).map_or(0, |p| p.index());
-                        self.keys.push(key(
-                            i,
+                        self.scores.push(
                             cx.hist.butterfly[side][f][t] as i32 + cx.cont[0][p][t] as i32 + cx.cont[1][p][t] as i32,
-                        ));
+                        );
                     }
                     self.next = 0;
                     self.stage = Stage::Quiets;
@@ -195,7 +182,7 @@ impl MovePicker {
                         continue;
                     }
                     match self.pick_best() {
-                        Some(m) if self.is_special(m) || !self.legal(pos, m) => {}
+                        Some(m) if self.is_special(m) => {}
                         Some(m) => return Some(m),
                         None => self.stage = Stage::BadCaptures,
                     }
@@ -204,33 +191,27 @@ impl MovePicker {
                     if self.bad_next < self.bad.len() {
                         let m = self.bad.as_slice()[self.bad_next];
                         self.bad_next += 1;
-                        if self.legal(pos, m) {
-                            return Some(m);
-                        }
-                        continue;
+                        return Some(m);
                     }
                     self.stage = Stage::Done;
                 }
                 Stage::InitEvasions => {
                     self.list.clear();
-                    pos.generate_pseudo_legal(GenType::Evasions, &mut self.list);
+                    pos.generate(GenType::All, &mut self.list);
                     let side = pos.side_to_move().index();
-                    self.keys.clear();
-                    for (i, &m) in self.list.iter().enumerate() {
-                        self.keys.push(key(
-                            i,
-                            if pos.is_capture(m) {
-                                1 << 20 | mvv_lva(pos, m)
-                            } else {
-                                cx.hist.butterfly[side][m.from().index()][m.to().index()] as i32
-                            },
-                        ));
+                    self.scores.clear();
+                    for &m in self.list.iter() {
+                        self.scores.push(if pos.is_capture(m) {
+                            1 << 20 | mvv_lva(pos, m)
+                        } else {
+                            cx.hist.butterfly[side][m.from().index()][m.to().index()] as i32
+                        });
                     }
                     self.next = 0;
                     self.stage = Stage::Evasions;
                 }
                 Stage::Evasions => match self.pick_best() {
-                    Some(m) if m == self.tt_move || !self.legal(pos, m) => {}
+                    Some(m) if m == self.tt_move => {}
                     Some(m) => return Some(m),
                     None => self.stage = Stage::Done,
                 },
