@@ -259,7 +259,7 @@ mod tests {
             let mut pos = Position::from_fen(fen).unwrap();
             // Moves of the root, some of them illegal deeper down: they stand in for stale hash moves.
             let strangers: Vec<Move> = pos.legal_moves().iter().copied().collect();
-            for &a in strangers.clone().iter() {
+            for &a in strangers.iter() {
                 pos.make_move(a);
                 for &b in pos.legal_moves().iter() {
                     pos.make_move(b);
@@ -267,12 +267,11 @@ mod tests {
                     let key = |m: &Move| (m.from().index(), m.to().index());
                     let mut legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
                     legal.sort_by_key(key);
-                    let mut captures: Vec<Move> = if pos.in_check() {
+                    let captures: Vec<Move> = if pos.in_check() {
                         legal.clone()
                     } else {
                         legal.iter().copied().filter(|&m| pos.is_capture(m)).collect()
                     };
-                    captures.sort_by_key(key);
                     let pick = |i: usize| strangers[(positions + i) % strangers.len()];
                     let first = legal.first().copied().unwrap_or(Move::NULL);
                     for (tt, killers) in [
