@@ -226,6 +226,11 @@ mod tests {
     use super::*;
     use crate::search::history::Histories;
 
+    /// One fixed order for comparing move lists.
+    fn coordinates(m: &Move) -> (usize, usize) {
+        (m.from().index(), m.to().index())
+    }
+
     /// Everything the picker hands out, sorted, with the picker made as the search makes it.
     fn picked(pos: &Position, hist: &Histories, quiescence: bool, tt: Move, killers: [Move; 2]) -> Vec<Move> {
         let zero = [[0i16; 90]; 14];
@@ -236,7 +241,7 @@ mod tests {
         while let Some(m) = mp.next(&cx) {
             out.push(m);
         }
-        out.sort_by_key(|m| (m.from().index(), m.to().index()));
+        out.sort_by_key(coordinates);
         out
     }
 
@@ -264,9 +269,8 @@ mod tests {
                 for &b in pos.legal_moves().iter() {
                     pos.make_move(b);
                     positions += 1;
-                    let key = |m: &Move| (m.from().index(), m.to().index());
                     let mut legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
-                    legal.sort_by_key(key);
+                    legal.sort_by_key(coordinates);
                     let captures: Vec<Move> = if pos.in_check() {
                         legal.clone()
                     } else {
