@@ -503,8 +503,16 @@ impl<'a> Worker<'a> {
             None => (0, -INF, -INF),
             Some(at) => {
                 let raw = match tt {
-                    Some(e) if e.bound != Bound::None && e.eval.abs() < MATE_BOUND => e.eval,
-                    _ => self.evaluate(ply),
+                    Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
+                    _ => {
+                        let raw = self.evaluate(ply);
+                        // Kept at once, so that a transposition reached before this node's search ends (or a
+                        // search cut short) does not evaluate again.
+                        if excluded.is_null() {
+                            self.shared.tt.store(key, Move::NULL, 0, raw, -1, Bound::None, PV);
+                        }
+                        raw
+                    }
                 };
                 let corrected = self.corrected(raw, at);
                 let eval = match (tt, tt_score) {
@@ -808,6 +816,9 @@ impl<'a> Worker<'a> {
             };
             let stand = self.corrected(raw, CorrectionSlots::of(&self.pos));
             if stand >= beta {
+                if tt.is_none() {
+                    self.shared.tt.store(key, Move::NULL, to_tt(stand, ply), raw, -1, Bound::Lower, false);
+                }
                 return stand;
             }
             (raw, stand)
