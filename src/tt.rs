@@ -240,6 +240,21 @@ mod tests {
     }
 
     #[test]
+    fn evaluation_only_entry_is_found_then_replaced() {
+        // The search stores a node's static evaluation before searching it: no move, no bound, depth -1.
+        let tt = TranspositionTable::new(1);
+        tt.store(77, Move::NULL, 0, -123, -1, Bound::None, false);
+        let e = tt.probe(77).unwrap();
+        assert_eq!((e.mv, e.eval, e.depth, e.bound), (Move::NULL, -123, -1, Bound::None));
+        assert!(!e.bound.decides(e.score, -10, 10));
+        // The node's search result then takes the slot.
+        let m: Move = "h2e2".parse().unwrap();
+        tt.store(77, m, 55, -123, 4, Bound::Lower, false);
+        let e = tt.probe(77).unwrap();
+        assert_eq!((e.mv, e.score, e.eval, e.depth, e.bound), (m, 55, -123, 4, Bound::Lower));
+    }
+
+    #[test]
     fn many_keys_fill_without_losing_recent_ones() {
         let tt = TranspositionTable::new(1);
         tt.new_search();
