@@ -814,7 +814,14 @@ impl<'a> Worker<'a> {
                 Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
                 _ => self.evaluate(ply),
             };
-            let stand = self.corrected(raw, CorrectionSlots::of(&self.pos));
+            let mut stand = self.corrected(raw, CorrectionSlots::of(&self.pos));
+            // A hash score that bounds the evaluation the right way is a better guess.
+            if let Some(e) = tt {
+                let s = from_tt(e.score, ply);
+                if (e.bound == Bound::Lower && s > stand) || (e.bound == Bound::Upper && s < stand) {
+                    stand = s;
+                }
+            }
             if stand >= beta {
                 if tt.is_none() {
                     self.shared.tt.store(key, Move::NULL, to_tt(stand, ply), raw, -1, Bound::Lower, false);
@@ -829,6 +836,10 @@ impl<'a> Worker<'a> {
         let mut best_move = Move::NULL;
         let mut picker = MovePicker::quiescence(&self.pos, tt.map_or(Move::NULL, |e| e.mv));
         let mut any = false;
+        let mut move_count = 0;
+        let mut quiet_evasions = 0;
+        let prev = if ply >= 1 { self.stack[ply - 1].current } else { Move::NULL };
+        let futility_base = stand + 100;
         loop {
             let m = {
                 let cx = Context { pos: &self.pos, hist: &self.hist, cont: self.cont_tables(ply) };
@@ -838,17 +849,34 @@ impl<'a> Worker<'a> {
                 }
             };
             any = true;
-            if !in_check {
-                // Delta pruning and losing captures.
-                // SEE values are on a rook = 900 scale, the evaluation's about twice that.
-                let gain = 2 * self.pos.piece_at(m.to()).map_or(0, |p| p.kind().see_value());
-                if stand + gain + 300 < alpha && !self.pos.gives_check(m) {
-                    continue;
+            move_count += 1;
+            if best > -MATE_BOUND {
+                // As Pikafish does: past the first two captures only checks and recaptures are looked at, and
+                // a capture that cannot lift the score to alpha even winning its victim outright is skipped.
+                if !in_check && !self.pos.gives_check(m) && (prev.is_null() || m.to() != prev.to()) {
+                    if move_count > 2 {
+                        continue;
+                    }
+                    // SEE values are on a rook = 900 scale, the evaluation's about twice that.
+                    let gain = 2 * self.pos.piece_at(m.to()).map_or(0, |p| p.kind().see_value());
+                    if futility_base + gain <= alpha {
+                        best = best.max(futility_base + gain);
+                        continue;
+                    }
+                    if futility_base <= alpha && !self.pos.see_ge(m, 1) {
+                        best = best.max(futility_base);
+                        continue;
+                    }
                 }
                 if !self.pos.see_ge(m, 0) {
                     continue;
                 }
+                // Two quiet evasions are enough once one has saved us from mate.
+                if quiet_evasions > 1 {
+                    break;
+                }
             }
+            quiet_evasions += (in_check && !self.pos.is_capture(m)) as i32;
             self.make(ply, m);
             let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
             self.pos.unmake_move();
