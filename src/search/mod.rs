@@ -256,6 +256,15 @@ fn reduction(depth: i32, moves: usize) -> i32 {
     LMR[(depth as usize).min(63)][moves.min(63)]
 }
 
+/// A hash score is a better guess than the static evaluation when its bound lies beyond it.
+fn refined(eval: i32, bound: Bound, score: i32) -> i32 {
+    match bound {
+        Bound::Lower if score > eval => score,
+        Bound::Upper if score < eval => score,
+        _ => eval,
+    }
+}
+
 /// Whether `color` has a piece that makes null-move pruning safe (zugzwang is rare while it does).
 fn has_attackers(pos: &Position, color: Color) -> bool {
     [PieceType::Rook, PieceType::Horse, PieceType::Cannon].iter().any(|&k| pos.count(color, k) > 0)
@@ -516,11 +525,7 @@ impl<'a> Worker<'a> {
                 };
                 let corrected = self.corrected(raw, at);
                 let eval = match (tt, tt_score) {
-                    (Some(e), Some(s))
-                        if (e.bound == Bound::Lower && s > corrected) || (e.bound == Bound::Upper && s < corrected) =>
-                    {
-                        s
-                    }
+                    (Some(e), Some(s)) => refined(corrected, e.bound, s),
                     _ => corrected,
                 };
                 (raw, corrected, eval)
@@ -814,14 +819,8 @@ impl<'a> Worker<'a> {
                 Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
                 _ => self.evaluate(ply),
             };
-            let mut stand = self.corrected(raw, CorrectionSlots::of(&self.pos));
-            // A hash score that bounds the evaluation the right way is a better guess.
-            if let Some(e) = tt {
-                let s = from_tt(e.score, ply);
-                if (e.bound == Bound::Lower && s > stand) || (e.bound == Bound::Upper && s < stand) {
-                    stand = s;
-                }
-            }
+            let corrected = self.corrected(raw, CorrectionSlots::of(&self.pos));
+            let stand = tt.map_or(corrected, |e| refined(corrected, e.bound, from_tt(e.score, ply)));
             if stand >= beta {
                 if tt.is_none() {
                     self.shared.tt.store(key, Move::NULL, to_tt(stand, ply), raw, -1, Bound::Lower, false);
