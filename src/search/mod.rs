@@ -834,7 +834,6 @@ impl<'a> Worker<'a> {
         let mut best = stand;
         let mut best_move = Move::NULL;
         let mut picker = MovePicker::quiescence(&self.pos, tt.map_or(Move::NULL, |e| e.mv));
-        let mut any = false;
         let mut move_count = 0;
         let mut quiet_evasions = 0;
         let prev = if ply >= 1 { self.stack[ply - 1].current } else { Move::NULL };
@@ -847,7 +846,6 @@ impl<'a> Worker<'a> {
                     None => break,
                 }
             };
-            any = true;
             move_count += 1;
             if best > -MATE_BOUND {
                 // As Pikafish does: past the first two captures only checks and recaptures are looked at, and
@@ -896,7 +894,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        if in_check && !any {
+        if in_check && move_count == 0 {
             return mated_in(ply);
         }
         let bound = bound_of(best, original_alpha, beta, PV);
