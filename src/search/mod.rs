@@ -850,6 +850,8 @@ impl<'a> Worker<'a> {
             if best > -MATE_BOUND {
                 // As Pikafish does: past the first two captures only checks and recaptures are looked at, and
                 // a capture that cannot lift the score to alpha even winning its victim outright is skipped.
+                // Whether SEE ≥ 1 is already known (then SEE ≥ 0 needs no second exchange).
+                let mut wins = false;
                 if !in_check && !self.pos.gives_check(m) && (prev.is_null() || m.to() != prev.to()) {
                     if move_count > 2 {
                         continue;
@@ -860,12 +862,15 @@ impl<'a> Worker<'a> {
                         best = best.max(futility_base + gain);
                         continue;
                     }
-                    if futility_base <= alpha && !self.pos.see_ge(m, 1) {
-                        best = best.max(futility_base);
-                        continue;
+                    if futility_base <= alpha {
+                        if !self.pos.see_ge(m, 1) {
+                            best = best.max(futility_base);
+                            continue;
+                        }
+                        wins = true;
                     }
                 }
-                if !self.pos.see_ge(m, 0) {
+                if !wins && !self.pos.see_ge(m, 0) {
                     continue;
                 }
                 // Two quiet evasions are enough once one has saved us from mate.
