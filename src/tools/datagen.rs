@@ -4,7 +4,9 @@
 //! Games start from the built-in openings followed by a few random moves (so that no two games are alike),
 //! are judged by the referee, and are adjudicated when the search is sure of the result (a score beyond
 //! ±2000 for eight plies in a row) or when they run past 300 plies (a draw). A line of output is
-//! `<FEN> | <result>`, the result from Red's point of view: 1 (Red won), 0.5, 0.
+//! `<FEN> | <result> | <score>`, both from Red's point of view: the result 1 (Red won), 0.5 or 0, and the
+//! score the search gave the position (the evaluation's internal units), which the tuner can blend in as a
+//! less noisy target than a result shared by a whole game.
 
 use super::arena::openings;
 use super::cli::Args;
@@ -32,8 +34,8 @@ impl Rng {
     }
 }
 
-/// Plays one game; returns its quiet positions (FENs) and Red's result.
-fn play(game: u64, seed: u64, nodes: u64, random_plies: usize) -> (Vec<String>, f64) {
+/// Plays one game; returns its quiet positions (FENs with Red's search score) and Red's result.
+fn play(game: u64, seed: u64, nodes: u64, random_plies: usize) -> (Vec<(String, i32)>, f64) {
     let mut rng = Rng(seed ^ (game + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let suite = openings::built_in();
     let mut pos = suite[rng.below(suite.len())].position();
@@ -64,11 +66,11 @@ fn play(game: u64, seed: u64, nodes: u64, random_plies: usize) -> (Vec<String>, 
         shared.stop.store(false, Relaxed);
         let result = search(&pos, &limits, &settings, &shared, &Silent);
         let Some(best) = result.best else { break };
+        let red_score = if pos.side_to_move() == Color::Red { result.score } else { -result.score };
         // Quiet positions only: not in check, best move not a capture, score not a mate.
         if !pos.in_check() && !pos.is_capture(best) && result.score.abs() < 2000 {
-            fens.push(pos.to_fen());
+            fens.push((pos.to_fen(), red_score));
         }
-        let red_score = if pos.side_to_move() == Color::Red { result.score } else { -result.score };
         let sign = if red_score >= 2000 {
             1
         } else if red_score <= -2000 {
@@ -113,8 +115,8 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         (0..games).into_par_iter().for_each(|g| {
             let (fens, result) = play(g, seed, nodes, random_plies);
             let mut text = String::new();
-            for f in &fens {
-                text.push_str(&format!("{f} | {result}\n"));
+            for (f, score) in &fens {
+                text.push_str(&format!("{f} | {result} | {score}\n"));
             }
             let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
             let _ = w.write_all(text.as_bytes());
@@ -142,8 +144,9 @@ mod tests {
         assert_eq!((a.len(), ra), (b.len(), rb));
         assert_eq!(a, b);
         assert!([0.0, 0.5, 1.0].contains(&ra));
-        for f in &a {
+        for (f, score) in &a {
             assert!(Position::from_fen(f).is_ok());
+            assert!(score.abs() < 2000);
         }
     }
 }

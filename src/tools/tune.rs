@@ -5,6 +5,11 @@
 //! between `sigmoid(K · eval)` and the game results by full-batch gradient descent (Adam). K is fitted first
 //! with the current weights. A tenth of the positions is held out to show over-fitting. The result is
 //! written as a new `weights.rs`.
+//!
+//! With `--lambda L` the target is `(1 − L) · result + L · sigmoid(K · score)`, where `score` is the search's
+//! score that `datagen` wrote with the position: a game's result is one noisy bit shared by a hundred
+//! positions, the search's score is a judgement of this one. The error shown (and held out) is always
+//! against the results, so that runs with different `L` compare.
 
 use super::cli::Args;
 use crate::board::Position;
@@ -20,20 +25,30 @@ struct Sample {
     mg: f64,
     eg: f64,
     result: f64,
+    /// Red's search score, when the data has one.
+    score: Option<f64>,
+    /// What the gradient pulls towards (the result blended with the score).
+    target: f64,
 }
 
-/// Reads `<FEN> | <result>` lines.
+/// Reads `<FEN> | <result>` and `<FEN> | <result> | <score>` lines.
 fn load(text: &str) -> (Vec<Sample>, usize) {
     let lines: Vec<&str> = text.lines().collect();
     let parsed: Vec<Option<Sample>> = lines
         .par_iter()
         .map(|line| {
-            let (fen, r) = line.split_once('|')?;
-            let result: f64 = r.trim().parse().ok()?;
+            let mut fields = line.split('|');
+            let fen = fields.next()?;
+            let result: f64 = fields.next()?.trim().parse().ok()?;
+            let score = match fields.next() {
+                Some(v) => Some(v.trim().parse::<f64>().ok()?),
+                None => None,
+            };
             let pos = Position::from_fen(fen.trim()).ok()?;
             let t = trace(&pos)?;
             let ph = t.phase as f64 / PHASE_MAX as f64;
-            Some(Sample { features: t.features, mg: ph * t.scale, eg: (1.0 - ph) * t.scale, result })
+            let (mg, eg) = (ph * t.scale, (1.0 - ph) * t.scale);
+            Some(Sample { features: t.features, mg, eg, result, score, target: result })
         })
         .collect();
     let skipped = parsed.iter().filter(|s| s.is_none()).count();
@@ -83,7 +98,7 @@ fn gradient(samples: &[Sample], w: &[f64], k: f64) -> Vec<f64> {
             let mut g = vec![0.0; w.len()];
             for s in chunk {
                 let p = sigmoid(k * eval(s, w));
-                let d = 2.0 * (p - s.result) * p * (1.0 - p) * k;
+                let d = 2.0 * (p - s.target) * p * (1.0 - p) * k;
                 for &(i, c) in &s.features {
                     g[2 * i as usize] += d * c as f64 * s.mg;
                     g[2 * i as usize + 1] += d * c as f64 * s.eg;
@@ -130,15 +145,26 @@ pub fn render(w: &[Score], note: &str) -> String {
     out
 }
 
-/// `chuhan tune --data FILE [--epochs N] [--lr X] [--out FILE] [--threads T]`
+/// Sets each sample's target: the result, blended with the search's score where there is one.
+fn set_targets(samples: &mut [Sample], lambda: f64, k: f64) {
+    for s in samples {
+        s.target = match s.score {
+            Some(v) => (1.0 - lambda) * s.result + lambda * sigmoid(k * v),
+            None => s.result,
+        };
+    }
+}
+
+/// `chuhan tune --data FILE [--epochs N] [--lr X] [--lambda L] [--out FILE] [--threads T]`
 pub fn run(argv: &[String]) -> Result<(), String> {
     let args = Args::parse(argv);
-    if let Some(f) = args.unknown(&["data", "epochs", "lr", "out", "threads"]) {
+    if let Some(f) = args.unknown(&["data", "epochs", "lr", "lambda", "out", "threads"]) {
         return Err(format!("tune: unknown flag --{f}"));
     }
     let path = args.value("data").ok_or("tune: give --data FILE (from chuhan datagen)")?;
     let epochs = args.number("epochs", 500usize, 1..=1_000_000)?;
     let lr = args.number("lr", 2.0f64, 0.0001..=1000.0)?;
+    let lambda = args.number("lambda", 0.0f64, 0.0..=1.0)?;
     let threads = args.number("threads", 2usize, 1..=256)?;
     let out = args.value("out").unwrap_or_else(|| "src/eval/weights.rs".into());
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
@@ -165,6 +191,9 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         eprintln!("tune: {} positions ({} held out, {skipped} skipped)", samples.len(), held.len());
         let mut w: Vec<f64> = WEIGHTS.iter().flat_map(|s| [s.mg as f64, s.eg as f64]).collect();
         let k = fit_k(&samples, &w);
+        set_targets(&mut samples, lambda, k);
+        let scored = samples.iter().filter(|s| s.score.is_some()).count();
+        eprintln!("tune: lambda {lambda}: {scored} positions carry a search score");
         eprintln!("tune: K = {k:.6}; error {:.6} (held out {:.6})", error(&samples, &w, k), error(&held, &w, k));
         let (b1, b2, eps) = (0.9, 0.999, 1e-8);
         let mut m = vec![0.0; w.len()];
@@ -192,7 +221,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         }
         let scores: Vec<Score> =
             (0..NUM_WEIGHTS).map(|i| s(w[2 * i].round() as i32, w[2 * i + 1].round() as i32)).collect();
-        let note = format!(" ({} positions, {epochs} epochs, K = {k:.6})", samples.len());
+        let note = format!(" ({} positions, {epochs} epochs, lambda {lambda}, K = {k:.6})", samples.len());
         std::fs::write(&out, render(&scores, &note)).map_err(|e| format!("tune: cannot write '{out}': {e}"))?;
         eprintln!("tune: wrote {out}");
         Ok(())
@@ -223,5 +252,23 @@ mod tests {
         let g = gradient(&samples, &w, 0.005);
         // Raising the horse's material lowers the error.
         assert!(g[2 * (MATERIAL + 3) + 1] < 0.0);
+    }
+
+    #[test]
+    fn the_search_score_can_be_the_target() {
+        // The game was lost, but the search says Red is far ahead: with lambda 1 the score decides.
+        let up = "3k5/9/9/9/9/9/9/4N4/9/4K4 w - - 0 1";
+        let text = format!("{up} | 0 | 3000\n{up} | 0\n");
+        let (mut samples, skipped) = load(&text);
+        assert_eq!((samples.len(), skipped), (2, 0));
+        assert_eq!(samples[0].score, Some(3000.0));
+        set_targets(&mut samples, 1.0, 0.005);
+        assert!(samples[0].target > 0.99);
+        assert_eq!(samples[1].target, 0.0);
+        let w: Vec<f64> = WEIGHTS.iter().flat_map(|s| [s.mg as f64, s.eg as f64]).collect();
+        let g = gradient(&samples[..1], &w, 0.005);
+        assert!(g[2 * (MATERIAL + 3) + 1] < 0.0);
+        // A malformed score is refused, not read as no score.
+        assert_eq!(load(&format!("{up} | 1 | x\n")).1, 1);
     }
 }
