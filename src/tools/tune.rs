@@ -3,8 +3,8 @@
 //! The evaluation is linear in its weights once a position's features are traced (see `eval::trace`), so
 //! the tuner reads every position once, keeps its sparse features, and minimises the mean squared error
 //! between `sigmoid(K · eval)` and the game results by full-batch gradient descent (Adam). K is fitted first
-//! with the current weights. A tenth of the positions is held out to show over-fitting. The result is
-//! written as a new `weights.rs`.
+//! with the current weights. A tenth of the positions (in blocks of whole games) is held out to show
+//! over-fitting. The result is written as a new `weights.rs`.
 //!
 //! With `--lambda L` the target is `(1 − L) · result + L · sigmoid(K · score)`, where `score` is the search's
 //! score that `datagen` wrote with the position: a game's result is one noisy bit shared by a hundred
@@ -145,6 +145,24 @@ pub fn render(w: &[Score], note: &str) -> String {
     out
 }
 
+/// Takes a fixed tenth of the samples out, spread through the file in blocks of consecutive lines, and
+/// returns it. Blocks, not every tenth line: a game's positions are written together and share its result,
+/// so a held-out position whose game-mates were trained on would flatter the fit.
+fn hold_out<T>(samples: &mut Vec<T>) -> Vec<T> {
+    let block = (samples.len() / 200).clamp(1, 5000);
+    let mut keep = Vec::with_capacity(samples.len());
+    let mut held = Vec::new();
+    for (i, s) in samples.drain(..).enumerate() {
+        if (i / block) % 10 == 9 {
+            held.push(s);
+        } else {
+            keep.push(s);
+        }
+    }
+    *samples = keep;
+    held
+}
+
 /// Sets each sample's target: the result, blended with the search's score where there is one.
 fn set_targets(samples: &mut [Sample], lambda: f64, k: f64) {
     for s in samples {
@@ -174,20 +192,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         if samples.len() < 100 {
             return Err(format!("tune: only {} usable positions in '{path}'", samples.len()));
         }
-        // A fixed tenth, spread through the file, is held out.
-        let held: Vec<Sample> = {
-            let mut keep = Vec::with_capacity(samples.len());
-            let mut held = Vec::new();
-            for (i, s) in samples.drain(..).enumerate() {
-                if i % 10 == 9 {
-                    held.push(s);
-                } else {
-                    keep.push(s);
-                }
-            }
-            samples = keep;
-            held
-        };
+        let held = hold_out(&mut samples);
         eprintln!("tune: {} positions ({} held out, {skipped} skipped)", samples.len(), held.len());
         let mut w: Vec<f64> = WEIGHTS.iter().flat_map(|s| [s.mg as f64, s.eg as f64]).collect();
         let k = fit_k(&samples, &w);
@@ -252,6 +257,18 @@ mod tests {
         let g = gradient(&samples, &w, 0.005);
         // Raising the horse's material lowers the error.
         assert!(g[2 * (MATERIAL + 3) + 1] < 0.0);
+    }
+
+    #[test]
+    fn whole_blocks_are_held_out() {
+        let mut v: Vec<usize> = (0..20_000).collect();
+        let held = hold_out(&mut v);
+        // 100-line blocks: lines 900..1000, 1900..2000, …
+        assert_eq!((v.len(), held.len()), (18_000, 2_000));
+        assert_eq!(&held[..3], &[900, 901, 902]);
+        assert!(held.windows(2).filter(|w| w[1] != w[0] + 1).count() == 19);
+        let mut few: Vec<usize> = (0..30).collect();
+        assert_eq!(hold_out(&mut few), vec![9, 19, 29]);
     }
 
     #[test]
