@@ -74,6 +74,25 @@ fn error(samples: &[Sample], w: &[f64], k: f64) -> f64 {
     sum / samples.len().max(1) as f64
 }
 
+/// The error against the search's scores, over the samples that have one (a finer measure than the
+/// results: each position is judged on its own); `None` when none has.
+fn score_error(samples: &[Sample], w: &[f64], k: f64) -> Option<f64> {
+    let (sum, n) = samples
+        .par_iter()
+        .filter_map(|s| s.score.map(|v| ((sigmoid(k * eval(s, w)) - sigmoid(k * v)).powi(2), 1usize)))
+        .reduce(|| (0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    (n > 0).then(|| sum / n as f64)
+}
+
+/// How the weights do on the held-out positions: against the results and, where the data has them, the
+/// search's scores.
+fn held_report(held: &[Sample], w: &[f64], k: f64) -> String {
+    match score_error(held, w, k) {
+        Some(e) => format!("held out {:.6}, against the scores {e:.6}", error(held, w, k)),
+        None => format!("held out {:.6}", error(held, w, k)),
+    }
+}
+
 /// The K that best fits the current weights (golden-section search).
 fn fit_k(samples: &[Sample], w: &[f64]) -> f64 {
     let (mut a, mut b) = (0.0001f64, 0.02f64);
@@ -199,7 +218,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         set_targets(&mut samples, lambda, k);
         let scored = samples.iter().filter(|s| s.score.is_some()).count();
         eprintln!("tune: lambda {lambda}: {scored} positions carry a search score");
-        eprintln!("tune: K = {k:.6}; error {:.6} (held out {:.6})", error(&samples, &w, k), error(&held, &w, k));
+        eprintln!("tune: K = {k:.6}; error {:.6} ({})", error(&samples, &w, k), held_report(&held, &w, k));
         let (b1, b2, eps) = (0.9, 0.999, 1e-8);
         let mut m = vec![0.0; w.len()];
         let mut v = vec![0.0; w.len()];
@@ -217,11 +236,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
                 w[i] -= lr * mh / (vh.sqrt() + eps);
             }
             if epoch % 50 == 0 || epoch == epochs {
-                eprintln!(
-                    "tune: epoch {epoch}: error {:.6} (held out {:.6})",
-                    error(&samples, &w, k),
-                    error(&held, &w, k)
-                );
+                eprintln!("tune: epoch {epoch}: error {:.6} ({})", error(&samples, &w, k), held_report(&held, &w, k));
             }
         }
         let scores: Vec<Score> =
