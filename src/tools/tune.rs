@@ -192,16 +192,20 @@ fn set_targets(samples: &mut [Sample], lambda: f64, k: f64) {
     }
 }
 
-/// `chuhan tune --data FILE [--epochs N] [--lr X] [--lambda L] [--out FILE] [--threads T]`
+/// `chuhan tune --data FILE [--epochs N] [--lr X] [--lambda L] [--k K] [--out FILE] [--threads T]`
 pub fn run(argv: &[String]) -> Result<(), String> {
     let args = Args::parse(argv);
-    if let Some(f) = args.unknown(&["data", "epochs", "lr", "lambda", "out", "threads"]) {
+    if let Some(f) = args.unknown(&["data", "epochs", "lr", "lambda", "k", "out", "threads"]) {
         return Err(format!("tune: unknown flag --{f}"));
     }
     let path = args.value("data").ok_or("tune: give --data FILE (from chuhan datagen)")?;
     let epochs = args.number("epochs", 500usize, 1..=1_000_000)?;
     let lr = args.number("lr", 2.0f64, 0.0001..=1000.0)?;
     let lambda = args.number("lambda", 0.0f64, 0.0..=1.0)?;
+    let fixed_k = match args.value("k") {
+        Some(_) => Some(args.number("k", 0.002f64, 0.000001..=1.0)?),
+        None => None,
+    };
     let threads = args.number("threads", 2usize, 1..=256)?;
     let out = args.value("out").unwrap_or_else(|| "src/eval/weights.rs".into());
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
@@ -214,7 +218,8 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         let held = hold_out(&mut samples);
         eprintln!("tune: {} positions ({} held out, {skipped} skipped)", samples.len(), held.len());
         let mut w: Vec<f64> = WEIGHTS.iter().flat_map(|s| [s.mg as f64, s.eg as f64]).collect();
-        let k = fit_k(&samples, &w);
+        // A given K keeps runs comparable when their starting weights differ (the score target depends on it).
+        let k = fixed_k.unwrap_or_else(|| fit_k(&samples, &w));
         set_targets(&mut samples, lambda, k);
         let scored = samples.iter().filter(|s| s.score.is_some()).count();
         eprintln!("tune: lambda {lambda}: {scored} positions carry a search score");
