@@ -1,5 +1,5 @@
-//! The handcrafted evaluation: material, piece-square tables, mobility, king attack and defence, tapered by
-//! game phase.
+//! The handcrafted evaluation: material, piece-square tables, mobility, king attack and defence, threats,
+//! tapered by game phase.
 //!
 //! Every term is "weight `i` counted `n` times" for one side. The terms are written once, against a [`Sink`]:
 //! the search's sink adds up weights, the tuner's sink records the counts, the `eval` command's sink sorts
@@ -10,7 +10,7 @@ pub mod params;
 pub mod weights;
 
 use crate::board::tables::{
-    ADVISOR_STEPS, ELEPHANT_STEPS, FILE_LINE, HORSE_STEPS, LINE_BETWEEN, QUIET_MASK, RANK_LINE,
+    ADVISOR_STEPS, ELEPHANT_STEPS, FILE_LINE, HORSE_STEPS, KING_STEPS, LINE_BETWEEN, PAWN_STEPS, QUIET_MASK, RANK_LINE,
 };
 use crate::board::{tag, Occupancy, Position};
 use crate::rules::insufficient_material;
@@ -151,12 +151,119 @@ pub fn imbalance(pos: &Position) -> Score {
     red.0 - black.0
 }
 
-/// Records the terms of `us`'s pieces; material, piece-square and imbalance terms only when `PSQ`.
-pub fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
-    terms::<S, true>(pos, us, sink)
+/// The points one side attacks, by the kind of attacker (a point's bit is `1 << square index`).
+#[derive(Clone, Copy, Default)]
+struct Attacks {
+    pawns: u128,
+    /// Advisors and elephants.
+    guards: u128,
+    /// Horses and cannons.
+    minors: u128,
+    all: u128,
 }
 
-fn terms<S: Sink, const PSQ: bool>(pos: &Position, us: Color, sink: &mut S) {
+/// The points of `file` named by a mask over ranks.
+#[inline]
+fn on_file(mut ranks: u32, file: usize) -> u128 {
+    let mut bits = 0u128;
+    while ranks != 0 {
+        bits |= 1u128 << (ranks.trailing_zeros() as usize * 9 + file);
+        ranks &= ranks - 1;
+    }
+    bits
+}
+
+/// What `color` attacks: on an occupied point, whether it could capture there (an enemy piece) or recapture
+/// (its own piece, defended). Exact for occupied points, which are all the threat terms ask about; rooks' and
+/// cannons' lines mark only the pieces they end on, and the kings' facing is left out.
+fn attacks(pos: &Position, color: Color) -> Attacks {
+    let occ = pos.occupancy();
+    let empty = |sq: u8| pos.slot_at(Square::from_index(sq as usize)) == 0;
+    let mut a = Attacks::default();
+    for sq in pos.squares(color, PieceType::Pawn) {
+        for (to, _) in PAWN_STEPS[color.index()][sq.index()].iter() {
+            a.pawns |= 1u128 << to;
+        }
+    }
+    for sq in pos.squares(color, PieceType::Advisor) {
+        for (to, _) in ADVISOR_STEPS[sq.index()].iter() {
+            a.guards |= 1u128 << to;
+        }
+    }
+    for sq in pos.squares(color, PieceType::Elephant) {
+        for (to, eye) in ELEPHANT_STEPS[sq.index()].iter() {
+            if empty(eye) {
+                a.guards |= 1u128 << to;
+            }
+        }
+    }
+    for sq in pos.squares(color, PieceType::Horse) {
+        for (to, leg) in HORSE_STEPS[sq.index()].iter() {
+            if empty(leg) {
+                a.minors |= 1u128 << to;
+            }
+        }
+    }
+    let mut rooks = 0u128;
+    for (kind, shift) in [(PieceType::Rook, 10), (PieceType::Cannon, 20)] {
+        for sq in pos.squares(color, kind) {
+            let (f, r) = (sq.file() as usize, sq.rank() as usize);
+            let along_rank = (RANK_LINE[f][occ.ranks[r] as usize] >> shift & QUIET_MASK) as u128;
+            let along_file = FILE_LINE[r][occ.files[f] as usize] >> shift & QUIET_MASK;
+            let bits = along_rank << (9 * r) | on_file(along_file, f);
+            if kind == PieceType::Rook {
+                rooks |= bits;
+            } else {
+                a.minors |= bits;
+            }
+        }
+    }
+    let mut king = 0u128;
+    for (to, _) in KING_STEPS[pos.king_square(color).index()].iter() {
+        king |= 1u128 << to;
+    }
+    a.all = a.pawns | a.guards | a.minors | rooks | king;
+    a
+}
+
+/// Our rooks, horses, cannons and pawns under threat: attacked by a cheaper enemy piece, or else attacked and
+/// not defended; apart for the side to move (which can save a piece) and the other.
+fn threat_terms<S: Sink>(pos: &Position, us: Color, maps: &[Attacks; 2], sink: &mut S) {
+    let (theirs, ours) = (&maps[(!us).index()], &maps[us.index()]);
+    if theirs.all == 0 {
+        return;
+    }
+    let to_move = (pos.side_to_move() == us) as usize;
+    let cheap_for_rook = theirs.pawns | theirs.guards | theirs.minors;
+    let cheap_for_minor = theirs.pawns | theirs.guards;
+    for (i, kind) in [PieceType::Rook, PieceType::Horse, PieceType::Cannon, PieceType::Pawn].into_iter().enumerate() {
+        let mut bb = 0u128;
+        for sq in pos.squares(us, kind) {
+            bb |= 1u128 << sq.index();
+        }
+        let cheaper = match kind {
+            PieceType::Rook => cheap_for_rook,
+            PieceType::Horse | PieceType::Cannon => cheap_for_minor,
+            _ => 0,
+        };
+        let by_cheaper = (bb & cheaper).count_ones() as i32;
+        let hanging = (bb & theirs.all & !cheaper & !ours.all).count_ones() as i32;
+        if by_cheaper != 0 {
+            sink.add(THREATS + to_move * 4 + i, by_cheaper);
+        }
+        if hanging != 0 {
+            sink.add(THREATS + 8 + to_move * 4 + i, hanging);
+        }
+    }
+}
+
+/// Records the terms of `us`'s pieces; material, piece-square and imbalance terms only when `PSQ`.
+pub fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
+    let maps = [attacks(pos, Color::Red), attacks(pos, Color::Black)];
+    terms::<S, true>(pos, us, &maps, sink)
+}
+
+fn terms<S: Sink, const PSQ: bool>(pos: &Position, us: Color, maps: &[Attacks; 2], sink: &mut S) {
     let them = !us;
     let occ = pos.occupancy();
     // Point tests read the board's bytes (cheaper than the occupancy masks' rank and file arithmetic).
@@ -176,10 +283,12 @@ fn terms<S: Sink, const PSQ: bool>(pos: &Position, us: Color, sink: &mut S) {
     // Each kind in its own loop over its fixed slots.
     let mut units = 0usize;
     let mut pawn_files = 0u16;
+    let mut crossed = 0usize;
     for sq in pos.squares(us, PieceType::Pawn) {
         pawn_files |= 1 << sq.file();
         let rel = relative(us, sq);
         let (rf, rr) = (rel.file() as usize, rel.rank() as usize);
+        crossed += (rr >= 5) as usize;
         if rr >= 7 && (3..=5).contains(&rf) {
             units += 2;
         } else if rr >= 6 && (2..=6).contains(&rf) {
@@ -193,6 +302,7 @@ fn terms<S: Sink, const PSQ: bool>(pos: &Position, us: Color, sink: &mut S) {
             let (rf, rr) = (rel.file() as usize, rel.rank() as usize);
             let (f, r) = (sq.file() as usize, sq.rank() as usize);
             let moves = slider_moves(occ, f, r).min(17);
+            crossed += (rr >= 5) as usize;
             sink.add(if rook { ROOK_MOBILITY } else { CANNON_MOBILITY } + moves, 1);
             // Does it reach into the enemy palace along its file or its rank (up to and including the first
             // piece on each side)?
@@ -237,6 +347,7 @@ fn terms<S: Sink, const PSQ: bool>(pos: &Position, us: Color, sink: &mut S) {
             }
         }
         sink.add(HORSE_MOBILITY + free, 1);
+        crossed += (rel.rank() >= 5) as usize;
         if rel == Square::new(4, 1) {
             sink.add(PALACE_HORSE, 1);
         }
@@ -248,9 +359,12 @@ fn terms<S: Sink, const PSQ: bool>(pos: &Position, us: Color, sink: &mut S) {
             0
         };
     }
+    sink.add(CROSSED + crossed.min(CROSSED_MAX), 1);
+    threat_terms(pos, us, maps, sink);
     let units = units.min(KING_ATTACK_UNITS - 1);
-    let defenders = pos.count(them, PieceType::Advisor);
-    sink.add(if defenders >= 2 { KING_ATTACK } else { KING_ATTACK_WEAK } + units, 1);
+    let shield = (pos.count(them, PieceType::Advisor) as usize).min(2) * 3
+        + (pos.count(them, PieceType::Elephant) as usize).min(2);
+    sink.add(KING_ATTACK + shield * KING_ATTACK_UNITS + units, 1);
 
     if PSQ {
         imbalance_terms(pos, us, sink);
@@ -302,9 +416,10 @@ pub fn evaluate_with(pos: &Position, material_red: Score) -> i32 {
     }
     let us = pos.side_to_move();
     let mut ours = Sum(WEIGHTS[TEMPO] + if us == Color::Red { material_red } else { -material_red });
-    terms::<_, false>(pos, us, &mut ours);
+    let maps = [attacks(pos, Color::Red), attacks(pos, Color::Black)];
+    terms::<_, false>(pos, us, &maps, &mut ours);
     let mut theirs = Sum(Score::default());
-    terms::<_, false>(pos, !us, &mut theirs);
+    terms::<_, false>(pos, !us, &maps, &mut theirs);
     scale(pos, taper(ours.0 - theirs.0, phase(pos)))
 }
 
@@ -357,15 +472,16 @@ pub fn trace(pos: &Position) -> Option<Traced> {
 }
 
 /// Sorts terms into the categories of the `eval` report.
-struct Categories([Score; 5]);
+struct Categories([Score; 6]);
 
 impl Sink for Categories {
     fn add(&mut self, index: usize, n: i32) {
         let cat = match index {
-            i if i < PST || (IMBALANCE_OURS..TEMPO).contains(&i) => 0,
+            i if i < PST || (IMBALANCE_OURS..CROSSED).contains(&i) => 0,
             i if i < HORSE_MOBILITY => 1,
             i if i < ROOK_OPEN_FILE => 2,
-            i if i < ADVISORS => 3,
+            i if i < ADVISORS || (CROSSED..THREATS).contains(&i) => 3,
+            i if (THREATS..TEMPO).contains(&i) => 5,
             _ => 4,
         };
         self.0[cat] += WEIGHTS[index] * n;
@@ -375,12 +491,12 @@ impl Sink for Categories {
 /// A readable report for the `eval` command.
 pub fn report(pos: &Position) -> String {
     let ph = phase(pos);
-    let mut red = Categories([Score::default(); 5]);
+    let mut red = Categories([Score::default(); 6]);
     side_terms(pos, Color::Red, &mut red);
-    let mut black = Categories([Score::default(); 5]);
+    let mut black = Categories([Score::default(); 6]);
     side_terms(pos, Color::Black, &mut black);
     let mut s = String::from("term            red(mg/eg)    black(mg/eg)\n");
-    let names = ["material", "placement", "mobility", "king attack", "defence"];
+    let names = ["material", "placement", "mobility", "king attack", "defence", "threats"];
     for (i, name) in names.iter().enumerate() {
         let (x, y) = (red.0[i], black.0[i]);
         s.push_str(&format!("{name:<14} {:>5}/{:<5}  {:>5}/{:<5}\n", x.mg, x.eg, y.mg, y.eg));
@@ -408,6 +524,43 @@ mod tests {
         assert_eq!(v, evaluate(&pos));
     }
 
+    /// The attack maps agree with the board's own attack test on every occupied point, kind by kind.
+    #[test]
+    fn attack_maps_match_the_board() {
+        for fen in crate::tools::bench::POSITIONS {
+            let pos = Position::from_fen(fen).unwrap();
+            for color in Color::ALL {
+                let a = attacks(&pos, color);
+                for sq in pos.occupancy().to_set().iter() {
+                    let bit = |m: u128| m >> sq.index() & 1 != 0;
+                    let by: Vec<PieceType> = (pos.attackers_to(sq, pos.occupancy()) & pos.pieces_of(color))
+                        .iter()
+                        .filter_map(|x| pos.piece_at(x))
+                        .map(|p| p.kind())
+                        .collect();
+                    let has = |kinds: &[PieceType]| by.iter().any(|k| kinds.contains(k));
+                    assert_eq!(bit(a.all), !by.is_empty(), "{fen} {sq:?} {color:?}");
+                    assert_eq!(bit(a.pawns), has(&[PieceType::Pawn]), "{fen} {sq:?}");
+                    assert_eq!(bit(a.guards), has(&[PieceType::Advisor, PieceType::Elephant]), "{fen} {sq:?}");
+                    assert_eq!(bit(a.minors), has(&[PieceType::Horse, PieceType::Cannon]), "{fen} {sq:?}");
+                }
+            }
+        }
+    }
+
+    /// A rook attacked by a pawn, a horse left hanging: the threat terms see both, for the right side.
+    #[test]
+    fn threats_are_counted() {
+        // Red's rook on e5 faces Black's pawn on e6, which attacks it (a pawn steps forward); Black to move.
+        let pos = Position::from_fen("3k5/9/9/4p4/4R4/9/9/9/9/5K3 b - - 0 1").unwrap();
+        let t = trace(&pos).unwrap();
+        let count = |i: usize| t.features.iter().find(|&&(j, _)| j as usize == i).map_or(0, |&(_, n)| n);
+        // Red (not to move) has a rook attacked by a cheaper piece; Black's pawn is attacked by the rook and
+        // not defended: hanging, Black to move.
+        assert_eq!(count(THREATS), 1);
+        assert_eq!(count(THREATS + 8 + 4 + 3), -1);
+    }
+
     /// The search takes the imbalance from [`imbalance`] (cached by material), the tuner from the traced
     /// features: both must be the same terms.
     #[test]
@@ -420,7 +573,7 @@ mod tests {
             let pos = Position::from_fen(fen).unwrap();
             let mut traced = Score::default();
             for &(i, n) in &trace(&pos).unwrap().features {
-                if (IMBALANCE_OURS..TEMPO).contains(&(i as usize)) {
+                if (IMBALANCE_OURS..CROSSED).contains(&(i as usize)) {
                     traced += WEIGHTS[i as usize] * n as i32;
                 }
             }

@@ -75,13 +75,13 @@ pub const CENTRAL_CANNON: usize = EMPTY_HEAD_CANNON + 1;
 pub const BOTTOM_CANNON: usize = CENTRAL_CANNON + 1;
 /// A horse on its own palace centre (窝心马).
 pub const PALACE_HORSE: usize = BOTTOM_CANNON + 1;
-/// By attack units against the enemy king, when the enemy still has both advisors.
+/// By attack units against the enemy king, one table per shield: the enemy's advisors (0-2) × 3 + its
+/// elephants (0-2). An attack is worth little against a full guard and a great deal against a bare king.
 pub const KING_ATTACK: usize = PALACE_HORSE + 1;
 pub const KING_ATTACK_UNITS: usize = 16;
-/// The same when the enemy has lost an advisor or both.
-pub const KING_ATTACK_WEAK: usize = KING_ATTACK + KING_ATTACK_UNITS;
+pub const KING_SHIELDS: usize = 9;
 /// By the number of own advisors left (0, 1, 2).
-pub const ADVISORS: usize = KING_ATTACK_WEAK + KING_ATTACK_UNITS;
+pub const ADVISORS: usize = KING_ATTACK + KING_SHIELDS * KING_ATTACK_UNITS;
 /// By the number of own elephants left.
 pub const ELEPHANTS: usize = ADVISORS + 3;
 /// Two advisors that protect each other.
@@ -93,7 +93,14 @@ pub const LINKED_ELEPHANTS: usize = LINKED_ADVISORS + 1;
 /// `theirs[i][j]` our count of `i` times theirs of `j` (j < i; the mirrored pair cancels in the difference).
 pub const IMBALANCE_OURS: usize = LINKED_ELEPHANTS + 1;
 pub const IMBALANCE_THEIRS: usize = IMBALANCE_OURS + 21;
-pub const TEMPO: usize = IMBALANCE_THEIRS + 15;
+/// By the number of own rooks, horses, cannons and pawns across the river (0-10): an attack is the pieces
+/// brought over together, not each on its own.
+pub const CROSSED: usize = IMBALANCE_THEIRS + 15;
+pub const CROSSED_MAX: usize = 10;
+/// Threats against our rooks, horses, cannons and pawns (by kind 0-3): `[to move?][kind]` attacked by a
+/// cheaper enemy piece, then `[to move?][kind]` attacked and not defended.
+pub const THREATS: usize = CROSSED + CROSSED_MAX + 1;
+pub const TEMPO: usize = THREATS + 16;
 pub const NUM_WEIGHTS: usize = TEMPO + 1;
 
 /// Index of the piece-square weight of a piece of kind `kind` on `rank` (own side's view) and `file`.
@@ -121,14 +128,19 @@ pub const GROUPS: &[(&str, usize, usize)] = &[
     ("central cannon 中炮 (two screens)", CENTRAL_CANNON, 1),
     ("bottom cannon 沉底炮", BOTTOM_CANNON, 1),
     ("horse on palace centre 窝心马", PALACE_HORSE, 1),
-    ("king attack units, two defending advisors", KING_ATTACK, KING_ATTACK_UNITS),
-    ("king attack units, fewer advisors", KING_ATTACK_WEAK, KING_ATTACK_UNITS),
+    (
+        "king attack units by the enemy's advisors × 3 + elephants (16 units each)",
+        KING_ATTACK,
+        KING_SHIELDS * KING_ATTACK_UNITS,
+    ),
     ("advisors left (0-2)", ADVISORS, 3),
     ("elephants left (0-2)", ELEPHANTS, 3),
     ("linked advisors", LINKED_ADVISORS, 1),
     ("linked elephants", LINKED_ELEPHANTS, 1),
     ("imbalance, ours x ours (A; E A, E E; H A..H H; R ..; C ..; P ..)", IMBALANCE_OURS, 21),
     ("imbalance, ours x theirs (E a; H a, H e; R a..R h; C ..; P ..)", IMBALANCE_THEIRS, 15),
+    ("rooks, horses, cannons and pawns across the river (0-10)", CROSSED, CROSSED_MAX + 1),
+    ("threatened (not to move, to move) × (rook, horse, cannon, pawn): by a cheaper piece, then hanging", THREATS, 16),
     ("tempo", TEMPO, 1),
 ];
 
