@@ -9,7 +9,8 @@
 //! With `--lambda L` the target is `(1 − L) · result + L · sigmoid(K · score)`, where `score` is the search's
 //! score that `datagen` wrote with the position: a game's result is one noisy bit shared by a hundred
 //! positions, the search's score is a judgement of this one. The error shown (and held out) is always
-//! against the results, so that runs with different `L` compare.
+//! against the results, so that runs with different `L` compare; where the data has scores, the held-out
+//! error against them is shown as well (at the same K, `--k`, it compares across starting weights).
 
 use super::cli::Args;
 use crate::board::Position;
