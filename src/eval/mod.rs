@@ -15,6 +15,7 @@ use crate::board::tables::{
 use crate::board::{tag, Occupancy, Position};
 use crate::rules::insufficient_material;
 use crate::types::{Color, PieceType, Square};
+use once_cell::sync::Lazy;
 use params::*;
 use weights::WEIGHTS;
 
@@ -162,6 +163,23 @@ struct Attacks {
     all: u128,
 }
 
+/// The points a pawn (by colour), an advisor or a king attacks from each point: steps nothing can block,
+/// kept as bit masks so that a piece's attacks are one lookup.
+struct StepMaps {
+    pawn: [[u128; 90]; 2],
+    advisor: [u128; 90],
+    king: [u128; 90],
+}
+
+static STEP_MAPS: Lazy<StepMaps> = Lazy::new(|| {
+    let bits = |steps: &mut dyn Iterator<Item = (u8, u8)>| steps.fold(0u128, |b, (to, _)| b | 1u128 << to);
+    StepMaps {
+        pawn: std::array::from_fn(|c| std::array::from_fn(|sq| bits(&mut PAWN_STEPS[c][sq].iter()))),
+        advisor: std::array::from_fn(|sq| bits(&mut ADVISOR_STEPS[sq].iter())),
+        king: std::array::from_fn(|sq| bits(&mut KING_STEPS[sq].iter())),
+    }
+});
+
 /// The points of `file` named by a mask over ranks.
 #[inline]
 fn on_file(mut ranks: u32, file: usize) -> u128 {
@@ -180,15 +198,12 @@ fn attacks(pos: &Position, color: Color) -> Attacks {
     let occ = pos.occupancy();
     let empty = |sq: u8| pos.slot_at(Square::from_index(sq as usize)) == 0;
     let mut a = Attacks::default();
+    let steps = &*STEP_MAPS;
     for sq in pos.squares(color, PieceType::Pawn) {
-        for (to, _) in PAWN_STEPS[color.index()][sq.index()].iter() {
-            a.pawns |= 1u128 << to;
-        }
+        a.pawns |= steps.pawn[color.index()][sq.index()];
     }
     for sq in pos.squares(color, PieceType::Advisor) {
-        for (to, _) in ADVISOR_STEPS[sq.index()].iter() {
-            a.guards |= 1u128 << to;
-        }
+        a.guards |= steps.advisor[sq.index()];
     }
     for sq in pos.squares(color, PieceType::Elephant) {
         for (to, eye) in ELEPHANT_STEPS[sq.index()].iter() {
@@ -218,11 +233,7 @@ fn attacks(pos: &Position, color: Color) -> Attacks {
             }
         }
     }
-    let mut king = 0u128;
-    for (to, _) in KING_STEPS[pos.king_square(color).index()].iter() {
-        king |= 1u128 << to;
-    }
-    a.all = a.pawns | a.guards | a.minors | rooks | king;
+    a.all = a.pawns | a.guards | a.minors | rooks | steps.king[pos.king_square(color).index()];
     a
 }
 
