@@ -241,9 +241,6 @@ fn attacks(pos: &Position, color: Color) -> Attacks {
 /// not defended; apart for the side to move (which can save a piece) and the other.
 fn threat_terms<S: Sink>(pos: &Position, us: Color, maps: &[Attacks; 2], sink: &mut S) {
     let (theirs, ours) = (&maps[(!us).index()], &maps[us.index()]);
-    if theirs.all == 0 {
-        return;
-    }
     let to_move = (pos.side_to_move() == us) as usize;
     let cheap_for_rook = theirs.pawns | theirs.guards | theirs.minors;
     let cheap_for_minor = theirs.pawns | theirs.guards;
@@ -268,10 +265,15 @@ fn threat_terms<S: Sink>(pos: &Position, us: Color, maps: &[Attacks; 2], sink: &
     }
 }
 
-/// Records the terms of `us`'s pieces; material, piece-square and imbalance terms only when `PSQ`.
-pub fn side_terms<S: Sink>(pos: &Position, us: Color, sink: &mut S) {
-    let maps = [attacks(pos, Color::Red), attacks(pos, Color::Black)];
-    terms::<S, true>(pos, us, &maps, sink)
+/// Both sides' attack maps, indexed by colour: built once per evaluation, read by both sides' terms.
+fn attack_maps(pos: &Position) -> [Attacks; 2] {
+    [attacks(pos, Color::Red), attacks(pos, Color::Black)]
+}
+
+/// Records all the terms of `us`'s pieces, material, piece-square and imbalance included (the tuner's and the
+/// `eval` report's view); `maps` from [`attack_maps`].
+fn side_terms<S: Sink>(pos: &Position, us: Color, maps: &[Attacks; 2], sink: &mut S) {
+    terms::<S, true>(pos, us, maps, sink)
 }
 
 fn terms<S: Sink, const PSQ: bool>(pos: &Position, us: Color, maps: &[Attacks; 2], sink: &mut S) {
@@ -427,7 +429,7 @@ pub fn evaluate_with(pos: &Position, material_red: Score) -> i32 {
     }
     let us = pos.side_to_move();
     let mut ours = Sum(WEIGHTS[TEMPO] + if us == Color::Red { material_red } else { -material_red });
-    let maps = [attacks(pos, Color::Red), attacks(pos, Color::Black)];
+    let maps = attack_maps(pos);
     terms::<_, false>(pos, us, &maps, &mut ours);
     let mut theirs = Sum(Score::default());
     terms::<_, false>(pos, !us, &maps, &mut theirs);
@@ -456,10 +458,11 @@ pub fn trace(pos: &Position) -> Option<Traced> {
     if insufficient_material(pos) {
         return None;
     }
+    let maps = attack_maps(pos);
     let mut rec = Record(Vec::with_capacity(80), 1);
-    side_terms(pos, Color::Red, &mut rec);
+    side_terms(pos, Color::Red, &maps, &mut rec);
     rec.1 = -1;
-    side_terms(pos, Color::Black, &mut rec);
+    side_terms(pos, Color::Black, &maps, &mut rec);
     rec.0.push((TEMPO as u16, if pos.side_to_move() == Color::Red { 1 } else { -1 }));
     let mut merged: Vec<(u16, i16)> = Vec::with_capacity(rec.0.len());
     rec.0.sort_unstable_by_key(|&(i, _)| i);
@@ -473,9 +476,9 @@ pub fn trace(pos: &Position) -> Option<Traced> {
     let v = evaluate(pos);
     let raw = {
         let mut ours = Sum(WEIGHTS[TEMPO]);
-        side_terms(pos, pos.side_to_move(), &mut ours);
+        side_terms(pos, pos.side_to_move(), &maps, &mut ours);
         let mut theirs = Sum(Score::default());
-        side_terms(pos, !pos.side_to_move(), &mut theirs);
+        side_terms(pos, !pos.side_to_move(), &maps, &mut theirs);
         taper(ours.0 - theirs.0, phase(pos))
     };
     let scale = if raw != 0 && v != raw { 0.25 } else { 1.0 };
@@ -502,10 +505,11 @@ impl Sink for Categories {
 /// A readable report for the `eval` command.
 pub fn report(pos: &Position) -> String {
     let ph = phase(pos);
+    let maps = attack_maps(pos);
     let mut red = Categories([Score::default(); 6]);
-    side_terms(pos, Color::Red, &mut red);
+    side_terms(pos, Color::Red, &maps, &mut red);
     let mut black = Categories([Score::default(); 6]);
-    side_terms(pos, Color::Black, &mut black);
+    side_terms(pos, Color::Black, &maps, &mut black);
     let mut s = String::from("term            red(mg/eg)    black(mg/eg)\n");
     let names = ["material", "placement", "mobility", "king attack", "defence", "threats"];
     for (i, name) in names.iter().enumerate() {
@@ -559,7 +563,7 @@ mod tests {
         }
     }
 
-    /// A rook attacked by a pawn, a horse left hanging: the threat terms see both, for the right side.
+    /// A rook attacked by a pawn, the pawn left hanging: the threat terms see both, for the right side.
     #[test]
     fn threats_are_counted() {
         // Red's rook on e5 faces Black's pawn on e6, which attacks it (a pawn steps forward); Black to move.
