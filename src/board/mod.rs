@@ -221,6 +221,12 @@ impl Position {
         }
     }
 
+    /// [`Position::slot_at`] by point index, where index 90 (`NO_SQ`, a table's padding) reads empty.
+    #[inline]
+    pub(crate) fn slot_at_index(&self, index: usize) -> u8 {
+        self.board[index]
+    }
+
     /// The identity of the piece on `sq` (a number in 16..48 that stays with the piece while it moves), or 0.
     #[inline]
     pub fn slot_at(&self, sq: Square) -> u8 {

@@ -10,9 +10,10 @@ pub mod params;
 pub mod weights;
 
 use crate::board::tables::{
-    ADVISOR_STEPS, ELEPHANT_STEPS, FILE_LINE, HORSE_STEPS, KING_STEPS, LINE_BETWEEN, PAWN_STEPS, QUIET_MASK, RANK_LINE,
+    Steps, ADVISOR_STEPS, ELEPHANT_STEPS, FILE_LINE, HORSE_STEPS, KING_STEPS, LINE_BETWEEN, NO_SQ, PAWN_STEPS,
+    QUIET_MASK, RANK_LINE,
 };
-use crate::board::{tag, Occupancy, Position};
+use crate::board::{Occupancy, Position};
 use crate::rules::insufficient_material;
 use crate::types::{Color, PieceType, Square};
 use once_cell::sync::Lazy;
@@ -70,14 +71,14 @@ fn slider_moves(occ: &Occupancy, f: usize, r: usize) -> usize {
 const PALACE_FILES: u32 = 0b11_1000;
 
 /// For each colour, the points of the palace it attacks (Black's for Red, Red's for Black).
-const ENEMY_PALACE: [[bool; 90]; 2] = {
-    let mut m = [[false; 90]; 2];
+const ENEMY_PALACE_BITS: [u128; 2] = {
+    let mut m = [0u128; 2];
     let mut f = 3;
     while f < 6 {
         let mut r = 0;
         while r < 3 {
-            m[1][r * 9 + f] = true;
-            m[0][(9 - r) * 9 + f] = true;
+            m[1] |= 1 << (r * 9 + f);
+            m[0] |= 1 << ((9 - r) * 9 + f);
             r += 1;
         }
         f += 1;
@@ -152,8 +153,9 @@ pub fn imbalance(pos: &Position) -> Score {
     red.0 - black.0
 }
 
-/// The points one side attacks, by the kind of attacker (a point's bit is `1 << square index`).
-#[derive(Clone, Copy, Default)]
+/// The points one side attacks, by the kind of attacker (a point's bit is `1 << square index`), and where its
+/// pieces stand (read again by the mobility and threat terms).
+#[derive(Clone, Copy)]
 struct Attacks {
     pawns: u128,
     /// Advisors and elephants.
@@ -161,23 +163,78 @@ struct Attacks {
     /// Horses and cannons.
     minors: u128,
     all: u128,
+    /// Every piece of this side.
+    own: u128,
+    /// The rooks', horses', cannons' and pawns' points, in [`THREATENED`] order.
+    at: [u128; 4],
+    /// Each horse on the board: its point and the points it attacks.
+    horses: [(Square, u128); 2],
+    horse_count: usize,
 }
 
-/// The points a pawn (by colour), an advisor or a king attacks from each point: steps nothing can block,
-/// kept as bit masks so that a piece's attacks are one lookup.
+/// The kinds the threat terms look at, in their weights' order.
+const THREATENED: [PieceType; 4] = [PieceType::Rook, PieceType::Horse, PieceType::Cannon, PieceType::Pawn];
+
+/// Jumps that a piece on the blocking point stops (horse legs, elephant eyes), for every point: its distinct
+/// blocking points, and for each set of them left empty (bit `i` for `block[i]`), the points reached. One
+/// table lookup then replaces a test per jump.
+struct Gated {
+    block: [[u8; 4]; 90],
+    reach: [[u128; 16]; 90],
+}
+
+impl Gated {
+    fn new<const N: usize>(steps: &[Steps<N>; 90]) -> Gated {
+        let mut g = Gated { block: [[NO_SQ; 4]; 90], reach: [[0; 16]; 90] };
+        for (sq, jumps) in steps.iter().enumerate() {
+            let mut n = 0;
+            for (to, b) in jumps.iter() {
+                let i = match g.block[sq][..n].iter().position(|&x| x == b) {
+                    Some(i) => i,
+                    None => {
+                        g.block[sq][n] = b;
+                        n += 1;
+                        n - 1
+                    }
+                };
+                for mask in 0..16 {
+                    if mask >> i & 1 != 0 {
+                        g.reach[sq][mask] |= 1u128 << to;
+                    }
+                }
+            }
+        }
+        g
+    }
+
+    /// The points reached from `sq` on this board (`NO_SQ` padding reads empty and gates nothing).
+    #[inline]
+    fn reach(&self, pos: &Position, sq: Square) -> u128 {
+        let b = &self.block[sq.index()];
+        let free = |i: usize| ((pos.slot_at_index(b[i] as usize) == 0) as usize) << i;
+        self.reach[sq.index()][free(0) | free(1) | free(2) | free(3)]
+    }
+}
+
+/// The points a pawn (by colour), an advisor or a king attacks from each point, and the horses' and
+/// elephants' gated jumps: steps kept as bit masks so that a piece's attacks are one lookup.
 struct StepMaps {
     pawn: [[u128; 90]; 2],
     advisor: [u128; 90],
     king: [u128; 90],
+    horse: Gated,
+    elephant: Gated,
 }
 
-static STEP_MAPS: Lazy<StepMaps> = Lazy::new(|| {
+static STEP_MAPS: Lazy<Box<StepMaps>> = Lazy::new(|| {
     let bits = |steps: &mut dyn Iterator<Item = (u8, u8)>| steps.fold(0u128, |b, (to, _)| b | 1u128 << to);
-    StepMaps {
+    Box::new(StepMaps {
         pawn: std::array::from_fn(|c| std::array::from_fn(|sq| bits(&mut PAWN_STEPS[c][sq].iter()))),
         advisor: std::array::from_fn(|sq| bits(&mut ADVISOR_STEPS[sq].iter())),
         king: std::array::from_fn(|sq| bits(&mut KING_STEPS[sq].iter())),
-    }
+        horse: Gated::new(&HORSE_STEPS),
+        elephant: Gated::new(&ELEPHANT_STEPS),
+    })
 });
 
 /// The points of `file` named by a mask over ranks.
@@ -196,33 +253,42 @@ fn on_file(mut ranks: u32, file: usize) -> u128 {
 /// cannons' lines mark only the pieces they end on, and the kings' facing is left out.
 fn attacks(pos: &Position, color: Color) -> Attacks {
     let occ = pos.occupancy();
-    let empty = |sq: u8| pos.slot_at(Square::from_index(sq as usize)) == 0;
-    let mut a = Attacks::default();
-    let steps = &*STEP_MAPS;
+    let mut a = Attacks {
+        pawns: 0,
+        guards: 0,
+        minors: 0,
+        all: 0,
+        own: 0,
+        at: [0; 4],
+        horses: [(Square::from_index(0), 0); 2],
+        horse_count: 0,
+    };
+    let steps = &**STEP_MAPS;
     for sq in pos.squares(color, PieceType::Pawn) {
+        a.at[3] |= 1u128 << sq.index();
         a.pawns |= steps.pawn[color.index()][sq.index()];
     }
+    let mut guards_at = 0u128;
     for sq in pos.squares(color, PieceType::Advisor) {
+        guards_at |= 1u128 << sq.index();
         a.guards |= steps.advisor[sq.index()];
     }
     for sq in pos.squares(color, PieceType::Elephant) {
-        for (to, eye) in ELEPHANT_STEPS[sq.index()].iter() {
-            if empty(eye) {
-                a.guards |= 1u128 << to;
-            }
-        }
+        guards_at |= 1u128 << sq.index();
+        a.guards |= steps.elephant.reach(pos, sq);
     }
     for sq in pos.squares(color, PieceType::Horse) {
-        for (to, leg) in HORSE_STEPS[sq.index()].iter() {
-            if empty(leg) {
-                a.minors |= 1u128 << to;
-            }
-        }
+        let reach = steps.horse.reach(pos, sq);
+        a.at[1] |= 1u128 << sq.index();
+        a.minors |= reach;
+        a.horses[a.horse_count] = (sq, reach);
+        a.horse_count += 1;
     }
     let mut rooks = 0u128;
-    for (kind, shift) in [(PieceType::Rook, 10), (PieceType::Cannon, 20)] {
+    for (kind, shift, i) in [(PieceType::Rook, 10, 0), (PieceType::Cannon, 20, 2)] {
         for sq in pos.squares(color, kind) {
             let (f, r) = (sq.file() as usize, sq.rank() as usize);
+            a.at[i] |= 1u128 << sq.index();
             let along_rank = (RANK_LINE[f][occ.ranks[r] as usize] >> shift & QUIET_MASK) as u128;
             let along_file = FILE_LINE[r][occ.files[f] as usize] >> shift & QUIET_MASK;
             let bits = along_rank << (9 * r) | on_file(along_file, f);
@@ -233,7 +299,9 @@ fn attacks(pos: &Position, color: Color) -> Attacks {
             }
         }
     }
-    a.all = a.pawns | a.guards | a.minors | rooks | steps.king[pos.king_square(color).index()];
+    let king = pos.king_square(color).index();
+    a.all = a.pawns | a.guards | a.minors | rooks | steps.king[king];
+    a.own = a.at[0] | a.at[1] | a.at[2] | a.at[3] | guards_at | 1u128 << king;
     a
 }
 
@@ -244,11 +312,8 @@ fn threat_terms<S: Sink>(pos: &Position, us: Color, maps: &[Attacks; 2], sink: &
     let to_move = (pos.side_to_move() == us) as usize;
     let cheap_for_rook = theirs.pawns | theirs.guards | theirs.minors;
     let cheap_for_minor = theirs.pawns | theirs.guards;
-    for (i, kind) in [PieceType::Rook, PieceType::Horse, PieceType::Cannon, PieceType::Pawn].into_iter().enumerate() {
-        let mut bb = 0u128;
-        for sq in pos.squares(us, kind) {
-            bb |= 1u128 << sq.index();
-        }
+    for (i, kind) in THREATENED.into_iter().enumerate() {
+        let bb = ours.at[i];
         let cheaper = match kind {
             PieceType::Rook => cheap_for_rook,
             PieceType::Horse | PieceType::Cannon => cheap_for_minor,
@@ -281,8 +346,6 @@ fn terms<S: Sink, const PSQ: bool>(pos: &Position, us: Color, maps: &[Attacks; 2
     let occ = pos.occupancy();
     // Point tests read the board's bytes (cheaper than the occupancy masks' rank and file arithmetic).
     let slot = |sq: u8| pos.slot_at(Square::from_index(sq as usize));
-    let own_tag = tag(us);
-    let palace = &ENEMY_PALACE[us.index()];
     // The enemy palace's ranks as a mask over ranks, its files over files.
     let palace_ranks: u32 = if us == Color::Red { 0b11_1000_0000 } else { 0b111 };
     let their_king = pos.king_square(them);
@@ -349,16 +412,12 @@ fn terms<S: Sink, const PSQ: bool>(pos: &Position, us: Color, maps: &[Attacks; 2
             }
         }
     }
-    for sq in pos.squares(us, PieceType::Horse) {
+    let mine = &maps[us.index()];
+    for &(sq, reach) in &mine.horses[..mine.horse_count] {
         let rel = relative(us, sq);
-        let mut free = 0;
-        let mut hits_palace = false;
-        for (to, leg) in HORSE_STEPS[sq.index()].iter() {
-            if slot(leg) == 0 && slot(to) & own_tag == 0 {
-                free += 1;
-                hits_palace |= palace[to as usize];
-            }
-        }
+        let free = reach & !mine.own;
+        let hits_palace = free & ENEMY_PALACE_BITS[us.index()] != 0;
+        let free = free.count_ones() as usize;
         sink.add(HORSE_MOBILITY + free, 1);
         crossed += (rel.rank() >= 5) as usize;
         if rel == Square::new(4, 1) {
@@ -559,6 +618,22 @@ mod tests {
                     assert_eq!(bit(a.guards), has(&[PieceType::Advisor, PieceType::Elephant]), "{fen} {sq:?}");
                     assert_eq!(bit(a.minors), has(&[PieceType::Horse, PieceType::Cannon]), "{fen} {sq:?}");
                 }
+            }
+        }
+    }
+
+    /// The gated-jump tables give what testing each leg or eye gives, from every point of every bench position.
+    #[test]
+    fn gated_jumps_match_the_steps() {
+        for fen in crate::tools::bench::POSITIONS {
+            let pos = Position::from_fen(fen).unwrap();
+            for sq in 0..90 {
+                let naive = |steps: &mut dyn Iterator<Item = (u8, u8)>| {
+                    steps.filter(|&(_, b)| pos.slot_at_index(b as usize) == 0).fold(0u128, |m, (to, _)| m | 1u128 << to)
+                };
+                let at = Square::from_index(sq);
+                assert_eq!(STEP_MAPS.horse.reach(&pos, at), naive(&mut HORSE_STEPS[sq].iter()), "{fen} {sq}");
+                assert_eq!(STEP_MAPS.elephant.reach(&pos, at), naive(&mut ELEPHANT_STEPS[sq].iter()), "{fen} {sq}");
             }
         }
     }
