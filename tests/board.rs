@@ -200,6 +200,22 @@ fn legal_moves_match_the_naive_generator() {
     });
 }
 
+/// Evasions have their own path (a pre-filter by the points that can end the check, then the full test):
+/// many positions in check, single and double, against the naive generator.
+#[test]
+fn evasions_match_the_naive_generator() {
+    let (mut checks, mut double) = (0, 0);
+    common::random_positions(60_000, 11, |pos| {
+        if !pos.in_check() {
+            return;
+        }
+        checks += 1;
+        double += (pos.checkers().len() > 1) as usize;
+        assert_eq!(names(&pos.legal_moves()), naive::legal_moves(pos), "{}", pos.to_fen());
+    });
+    assert!(checks >= 1000 && double >= 30, "{checks} in check, {double} double");
+}
+
 #[test]
 fn captures_and_quiets_partition_the_moves() {
     common::random_positions(4000, 2, |pos| {

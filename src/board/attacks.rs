@@ -254,6 +254,52 @@ impl Position {
         (pinned, screens)
     }
 
+    /// For the side to move, in check: the points where a move other than the king's could end the check
+    /// (a checker's point, the points between a rook, cannon or facing king and our king, a checking horse's
+    /// leg) and the points of our pieces that screen a checking cannon (leaving the line ends that check).
+    /// A move that touches neither cannot be legal, whatever else it does.
+    pub(crate) fn evasion_zone(&self) -> (u128, u128) {
+        let us = tag(self.side);
+        let them = tag(!self.side);
+        let ksq = self.slot_square[us as usize] as usize;
+        let (kf, kr) = (ksq % 9, ksq / 9);
+        let mut targets = 0u128;
+        let mut screens = 0u128;
+        for off in [0u8, 7, 8, 9, 10] {
+            let s = self.slot_square[(them + off) as usize] as usize;
+            let (bits, on_file) = if FILE_OF[s] as usize == kf {
+                (self.occ.files[kf] & LINE_BETWEEN[kr][RANK_OF[s] as usize], true)
+            } else if RANK_OF[s] as usize == kr {
+                (self.occ.ranks[kr] & LINE_BETWEEN[kf][FILE_OF[s] as usize], false)
+            } else {
+                continue;
+            };
+            let cannon = off >= 9;
+            if bits.count_ones() != cannon as u32 {
+                continue;
+            }
+            targets |= 1u128 << s | between(ksq as u8, s as u8);
+            if cannon {
+                let i = bits.trailing_zeros() as usize;
+                screens |= 1u128 << if on_file { i * 9 + kf } else { kr * 9 + i };
+            }
+        }
+        for off in [5u8, 6] {
+            let s = self.slot_square[(them + off) as usize];
+            let leg = HORSE_LEG[s as usize][ksq];
+            if leg != NO_SQ && self.board[leg as usize] == 0 {
+                targets |= 1u128 << s | 1u128 << leg;
+            }
+        }
+        for (p, _) in PAWN_ATTACKERS[(!self.side).index()][ksq].iter() {
+            let slot = self.board[p as usize];
+            if slot & them != 0 && is_kind(slot, PAWN_BITS) {
+                targets |= 1u128 << p;
+            }
+        }
+        (targets, screens)
+    }
+
     /// Pieces of `color` that may not leave their square without exposing their own king (see
     /// [`Position::king_shields`]). A piece so pinned can still move along the line that pins it when the
     /// move keeps the king safe; the movers filter those one by one.

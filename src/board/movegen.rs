@@ -151,8 +151,15 @@ impl Position {
     fn generate_legal<const CAPS: bool, const QUIETS: bool>(&self, list: &mut MoveList) {
         let start = list.len();
         if self.st.in_check {
-            // Every piece is a suspect: each move is tested.
-            self.generate_pseudo::<CAPS, QUIETS>(list, u128::MAX);
+            // Every move is tested (the king's inside `generate_pseudo`), after a cheap look at whether it
+            // touches the check at all.
+            self.generate_pseudo::<CAPS, QUIETS>(list, 0);
+            let (targets, screens) = self.evasion_zone();
+            let king = self.slot_square[tag(self.side) as usize] as usize;
+            list.retain_from(start, |m| {
+                let (from, to) = (m.from().index(), m.to().index());
+                from == king || (targets >> to & 1 != 0 || screens >> from & 1 != 0) && self.is_safe(m)
+            });
             return;
         }
         let (pinned, screens) = self.king_shields(self.side);
