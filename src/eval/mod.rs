@@ -208,7 +208,7 @@ impl Gated {
     }
 
     /// The points reached from `sq` on this board (`NO_SQ` padding reads empty and gates nothing).
-    #[inline]
+    #[inline(always)]
     fn reach(&self, pos: &Position, sq: Square) -> u128 {
         let b = &self.block[sq.index()];
         let free = |i: usize| ((pos.slot_at_index(b[i] as usize) == 0) as usize) << i;
