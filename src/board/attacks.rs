@@ -21,6 +21,20 @@ fn line_gap(s: usize, kf: usize, kr: usize, file_occ: u16, rank_occ: u16) -> u32
     }
 }
 
+/// A file or a rank, as the points `base + i * step` for `i` along it.
+#[derive(Clone, Copy)]
+struct Line {
+    base: usize,
+    step: usize,
+}
+
+impl Line {
+    #[inline(always)]
+    fn point(self, i: u32) -> usize {
+        self.base + i as usize * self.step
+    }
+}
+
 impl Position {
     /// Whether the king of `color` is attacked once `mover` (a slot) has gone from `from` to `to`, removing
     /// whatever stood on `to`. With `from = to = NO_SQ` it answers for the position as it stands.
@@ -209,6 +223,26 @@ impl Position {
         !(self.attackers_to(sq, &self.occ) & self.pieces_of(by)).is_empty()
     }
 
+    /// The enemy rooks, cannons and king on a line with the king of `color`: for each, its point, the pieces
+    /// strictly between it and the king as a mask over that line, the line (bit `i` of the mask is point
+    /// `base + i * step`), and whether it is a cannon.
+    #[inline(always)]
+    fn king_lines(&self, color: Color, mut visit: impl FnMut(usize, u16, Line, bool)) {
+        let them = tag(!color);
+        let ksq = self.slot_square[tag(color) as usize] as usize;
+        let (kf, kr) = (ksq % 9, ksq / 9);
+        for off in [0u8, 7, 8, 9, 10] {
+            let s = self.slot_square[(them + off) as usize] as usize;
+            if FILE_OF[s] as usize == kf {
+                let bits = self.occ.files[kf] & LINE_BETWEEN[kr][RANK_OF[s] as usize];
+                visit(s, bits, Line { base: kf, step: 9 }, off >= 9);
+            } else if RANK_OF[s] as usize == kr {
+                let bits = self.occ.ranks[kr] & LINE_BETWEEN[kf][FILE_OF[s] as usize];
+                visit(s, bits, Line { base: kr * 9, step: 1 }, off >= 9);
+            }
+        }
+    }
+
     /// For the king of `color`: the pieces of `color` whose removal alone would expose it to attack
     /// (pinned pieces: line shields, either screen of a double cannon screen, horse-leg blockers, the lone
     /// piece between the kings), and the empty squares where any piece would become the screen of an enemy
@@ -217,34 +251,23 @@ impl Position {
         let us = tag(color);
         let them = tag(!color);
         let ksq = self.slot_square[us as usize] as usize;
-        let (kf, kr) = (ksq % 9, ksq / 9);
         let mut pinned = 0u128;
         let mut screens = 0u128;
-        for off in [0u8, 7, 8, 9, 10] {
-            let s = self.slot_square[(them + off) as usize] as usize;
-            let (bits, on_file) = if FILE_OF[s] as usize == kf {
-                (self.occ.files[kf] & LINE_BETWEEN[kr][RANK_OF[s] as usize], true)
-            } else if RANK_OF[s] as usize == kr {
-                (self.occ.ranks[kr] & LINE_BETWEEN[kf][FILE_OF[s] as usize], false)
-            } else {
-                continue;
-            };
-            let cannon = off >= 9;
+        self.king_lines(color, |s, bits, line, cannon| {
             let n = bits.count_ones();
             if n == 0 && cannon {
                 screens |= between(ksq as u8, s as u8);
             } else if n == 1 + cannon as u32 {
                 let mut b = bits;
                 while b != 0 {
-                    let i = b.trailing_zeros() as usize;
-                    let sq = if on_file { i * 9 + kf } else { kr * 9 + i };
+                    let sq = line.point(b.trailing_zeros());
                     if self.board[sq] & us != 0 {
                         pinned |= 1u128 << sq;
                     }
                     b &= b - 1;
                 }
             }
-        }
+        });
         for off in [5u8, 6] {
             let leg = HORSE_LEG[self.slot_square[(them + off) as usize] as usize][ksq];
             if leg != NO_SQ && self.board[leg as usize] & us != 0 {
@@ -262,28 +285,16 @@ impl Position {
         let us = tag(self.side);
         let them = tag(!self.side);
         let ksq = self.slot_square[us as usize] as usize;
-        let (kf, kr) = (ksq % 9, ksq / 9);
         let mut targets = 0u128;
         let mut screens = 0u128;
-        for off in [0u8, 7, 8, 9, 10] {
-            let s = self.slot_square[(them + off) as usize] as usize;
-            let (bits, on_file) = if FILE_OF[s] as usize == kf {
-                (self.occ.files[kf] & LINE_BETWEEN[kr][RANK_OF[s] as usize], true)
-            } else if RANK_OF[s] as usize == kr {
-                (self.occ.ranks[kr] & LINE_BETWEEN[kf][FILE_OF[s] as usize], false)
-            } else {
-                continue;
-            };
-            let cannon = off >= 9;
-            if bits.count_ones() != cannon as u32 {
-                continue;
+        self.king_lines(self.side, |s, bits, line, cannon| {
+            if bits.count_ones() == cannon as u32 {
+                targets |= 1u128 << s | between(ksq as u8, s as u8);
+                if cannon {
+                    screens |= 1u128 << line.point(bits.trailing_zeros());
+                }
             }
-            targets |= 1u128 << s | between(ksq as u8, s as u8);
-            if cannon {
-                let i = bits.trailing_zeros() as usize;
-                screens |= 1u128 << if on_file { i * 9 + kf } else { kr * 9 + i };
-            }
-        }
+        });
         for off in [5u8, 6] {
             let s = self.slot_square[(them + off) as usize];
             let leg = HORSE_LEG[s as usize][ksq];

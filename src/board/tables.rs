@@ -376,6 +376,17 @@ pub static HORSE_LEG: [[u8; 90]; 91] = {
     t
 };
 
+/// The points of `file` named by a mask over ranks.
+#[inline]
+pub fn file_points(mut ranks: u32, file: usize) -> u128 {
+    let mut bits = 0u128;
+    while ranks != 0 {
+        bits |= 1u128 << (ranks.trailing_zeros() as usize * 9 + file);
+        ranks &= ranks - 1;
+    }
+    bits
+}
+
 /// Squares strictly between two squares on one rank or file (empty if they share neither).
 pub fn between(a: u8, b: u8) -> u128 {
     let (fa, ra, fb, rb) = (FILE_OF[a as usize], RANK_OF[a as usize], FILE_OF[b as usize], RANK_OF[b as usize]);

@@ -10,8 +10,8 @@ pub mod params;
 pub mod weights;
 
 use crate::board::tables::{
-    Steps, ADVISOR_STEPS, ELEPHANT_STEPS, FILE_LINE, HORSE_STEPS, KING_STEPS, LINE_BETWEEN, NO_SQ, PAWN_STEPS,
-    QUIET_MASK, RANK_LINE,
+    file_points, Steps, ADVISOR_STEPS, ELEPHANT_STEPS, FILE_LINE, HORSE_STEPS, KING_STEPS, LINE_BETWEEN, NO_SQ,
+    PAWN_STEPS, QUIET_MASK, RANK_LINE,
 };
 use crate::board::{Occupancy, Position};
 use crate::rules::insufficient_material;
@@ -237,17 +237,6 @@ static STEP_MAPS: Lazy<Box<StepMaps>> = Lazy::new(|| {
     })
 });
 
-/// The points of `file` named by a mask over ranks.
-#[inline]
-fn on_file(mut ranks: u32, file: usize) -> u128 {
-    let mut bits = 0u128;
-    while ranks != 0 {
-        bits |= 1u128 << (ranks.trailing_zeros() as usize * 9 + file);
-        ranks &= ranks - 1;
-    }
-    bits
-}
-
 /// What `color` attacks: on an occupied point, whether it could capture there (an enemy piece) or recapture
 /// (its own piece, defended). Exact for occupied points, which are all the threat terms ask about; rooks' and
 /// cannons' lines mark only the pieces they end on, and the kings' facing is left out.
@@ -291,7 +280,7 @@ fn attacks(pos: &Position, color: Color) -> Attacks {
             a.at[i] |= 1u128 << sq.index();
             let along_rank = (RANK_LINE[f][occ.ranks[r] as usize] >> shift & QUIET_MASK) as u128;
             let along_file = FILE_LINE[r][occ.files[f] as usize] >> shift & QUIET_MASK;
-            let bits = along_rank << (9 * r) | on_file(along_file, f);
+            let bits = along_rank << (9 * r) | file_points(along_file, f);
             if kind == PieceType::Rook {
                 rooks |= bits;
             } else {
