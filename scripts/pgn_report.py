@@ -35,8 +35,10 @@ def games(paths):
             if result is None:
                 continue
             body = g.split("\n\n", 1)[1] if "\n\n" in g else ""
+            # A game set up with Black to move (FEN tag) starts with Black's move.
+            black_first = tag(g, "FEN").split(" ")[1:2] == ["b"]
             moves = []
-            for ply, (_, comment) in enumerate(MOVE.findall(body)):
+            for ply, (_, comment) in enumerate(MOVE.findall(body), start=int(black_first)):
                 score = seconds = None
                 m = COMMENT.search(comment or "")
                 if m:
