@@ -524,10 +524,11 @@ pub fn trace(pos: &Position) -> Option<Traced> {
     // The unscaled evaluation is the weights times the recorded counts (Red's view; `taper` is odd, so the
     // side to move's view is its negation for Black).
     let red = merged.iter().fold(Score::default(), |t, &(i, n)| t + WEIGHTS[i as usize] * n as i32);
-    let raw = taper(red, phase(pos)) * if pos.side_to_move() == Color::Red { 1 } else { -1 };
+    let phase = phase(pos);
+    let raw = taper(red, phase) * if pos.side_to_move() == Color::Red { 1 } else { -1 };
     let v = evaluate(pos);
     let scale = if raw != 0 && v != raw { 0.25 } else { 1.0 };
-    Some(Traced { features: merged, phase: phase(pos), scale })
+    Some(Traced { features: merged, phase, scale })
 }
 
 /// Sorts terms into the categories of the `eval` report.
