@@ -1,6 +1,6 @@
 //! Evaluation and check-evasion benchmarks over the `chuhan bench` positions. `cargo bench --bench eval`
 
-use chuhan::eval::evaluate;
+use chuhan::eval::hce::evaluate;
 use chuhan::tools::bench::POSITIONS;
 use chuhan::{GenType, MoveList, Position};
 use criterion::{black_box, criterion_group, criterion_main, Criterion};

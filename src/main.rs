@@ -9,12 +9,12 @@ Usage:
   chuhan judge --fen FEN --moves \"m1 m2 …\" [--rules chinese|asian] [--json]
   chuhan judge --pgn FILE [--rules chinese|asian] [--json]
   chuhan analyze [--fen FEN] [--moves \"…\"] [--depth N | --movetime MS | --nodes N] [--multipv K]
-                 [--threads N] [--hash MB] [--rules chinese|asian] [--ascii]
+                 [--threads N] [--hash MB] [--rules chinese|asian] [--eval hce] [--ascii]
   chuhan match --engine cmd=PATH [proto=uci|ucci] [name=N] [option.X=V]… --engine … (--tc 10+0.1 | --movetime MS
                | --nodes N | --depth D) [--games N] [--concurrency K] [--openings FILE] [--rules chinese|asian]
                [--pgn FILE] [--json FILE] [--sprt \"elo0=0 elo1=5 alpha=0.05 beta=0.05\"] [--resign …] [--draw …]
   chuhan datagen --games N --out FILE [--nodes N] [--threads T] [--seed S] [--random-plies K]
-  chuhan tune --data FILE [--epochs N] [--lr X] [--out src/eval/weights.rs] [--threads T]
+  chuhan tune --data FILE [--epochs N] [--lr X] [--out src/eval/hce/weights.rs] [--threads T]
   chuhan bench [depth]        fixed-depth search of fixed positions: Bench: <nodes> nodes <nps> nps
   chuhan help                 this text
 ";

@@ -7,8 +7,8 @@
 //! The mailbox `board` holds slots (0 = empty), `slot_square` the inverse. Occupancy is also kept as one bit
 //! mask per rank and per file, overall and per colour, which is all the sliding pieces need.
 //!
-//! The board knows nothing of search or evaluation: an [`Observer`] passed to [`Position::make_move_with`]
-//! hears about every piece that moves.
+//! The board knows nothing of search or evaluation: the search tells its evaluation about each move itself
+//! (`eval::Evaluator`), next to its calls of [`Position::make_move`] and [`Position::unmake_move`].
 
 mod attacks;
 mod fen;
@@ -101,20 +101,6 @@ impl Occupancy {
         }
         SquareSet::from_bits(bits)
     }
-}
-
-/// Hears about every change make_move applies to the board (an NNUE accumulator, for one).
-pub trait Observer {
-    /// `piece` goes from `from` to `to`, removing `captured` from `to` if there was one.
-    fn on_move(&mut self, piece: Piece, from: Square, to: Square, captured: Option<Piece>);
-}
-
-/// The observer that ignores everything (perft, plain make_move).
-pub struct NullObserver;
-
-impl Observer for NullObserver {
-    #[inline(always)]
-    fn on_move(&mut self, _: Piece, _: Square, _: Square, _: Option<Piece>) {}
 }
 
 /// What make_move must remember to undo a move, and what the position after it knows cheaply.
@@ -364,24 +350,18 @@ impl Position {
     /// Plays `m`, which must be legal in this position (see [`Position::is_legal`] for moves from elsewhere).
     #[inline]
     pub fn make_move(&mut self, m: Move) {
-        self.make_move_with(m, &mut NullObserver);
-    }
-
-    /// Plays `m` and tells `obs` what moved.
-    #[inline]
-    pub fn make_move_with<O: Observer>(&mut self, m: Move, obs: &mut O) {
-        self.make_move_impl(m, obs, None);
+        self.make_move_impl(m, None);
     }
 
     /// Plays `m` when the caller already knows whether it gives check (`gives_check(m)`), sparing the test.
     #[inline]
-    pub fn make_move_giving<O: Observer>(&mut self, m: Move, gives_check: bool, obs: &mut O) {
+    pub fn make_move_giving(&mut self, m: Move, gives_check: bool) {
         debug_assert_eq!(gives_check, self.gives_check(m), "make_move_giving {m}");
-        self.make_move_impl(m, obs, Some(gives_check));
+        self.make_move_impl(m, Some(gives_check));
     }
 
     #[inline(always)]
-    fn make_move_impl<O: Observer>(&mut self, m: Move, obs: &mut O, gives_check: Option<bool>) {
+    fn make_move_impl(&mut self, m: Move, gives_check: Option<bool>) {
         let (from, to) = (m.from().index(), m.to().index());
         let slot = self.board[from];
         let captured = self.board[to];
@@ -406,11 +386,9 @@ impl Position {
             self.color_occ[us ^ 1].toggle_raw(to);
             self.counts[us ^ 1][cp.kind().index()] -= 1;
             self.st.rule60 = 0;
-            obs.on_move(piece, m.from(), m.to(), Some(cp));
         } else {
             self.occ.toggle_raw(to);
             self.st.rule60 += 1;
-            obs.on_move(piece, m.from(), m.to(), None);
         }
         self.board[to] = slot;
         self.board[from] = 0;

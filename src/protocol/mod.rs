@@ -348,7 +348,7 @@ impl Session {
                 }
             }
             "eval" => {
-                for l in crate::eval::report(&self.pos).lines() {
+                for l in crate::eval::hce::report(&self.pos).lines() {
                     self.out.line(l);
                 }
             }
@@ -490,6 +490,7 @@ impl Session {
             banned: self.banned.clone(),
             only,
             pruning: self.options.pruning,
+            eval: self.options.eval,
         };
         self.shared.stop.store(false, Relaxed);
         self.shared.pondering.store(g.ponder, Relaxed);

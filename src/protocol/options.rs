@@ -1,6 +1,7 @@
 //! The engine's options, one table for both dialects. UCI spells them `Hash`, `Move Overhead`…; UCCI
 //! `hashsize`, `moveoverhead`… Names are matched without regard to case, spaces or underscores.
 
+use crate::eval::EvalKind;
 use crate::rules::RuleSet;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,6 +20,8 @@ pub struct Options {
     pub resign: bool,
     /// Selective search (the UCCI `pruning` option: `none` turns it off).
     pub pruning: bool,
+    /// The evaluation the search uses.
+    pub eval: EvalKind,
 }
 
 impl Default for Options {
@@ -34,6 +37,7 @@ impl Default for Options {
             move_overhead: 10,
             resign: false,
             pruning: true,
+            eval: EvalKind::default(),
         }
     }
 }
@@ -146,6 +150,14 @@ impl Options {
                 };
                 Ok(Change::Set { resize_hash: false })
             }
+            "eval" => {
+                let v = need(name, value)?;
+                self.eval = EvalKind::parse(v).ok_or_else(|| {
+                    let names: Vec<&str> = EvalKind::ALL.iter().map(|k| k.name()).collect();
+                    format!("{name} value '{v}' is not one of: {}", names.join(", "))
+                })?;
+                Ok(Change::Set { resize_hash: false })
+            }
             "clearhash" => Ok(Change::ClearHash),
             "newgame" => Ok(Change::NewGame),
             "batch" | "debug" | "usebook" | "bookfiles" | "useegtb" | "egtbpaths" | "evalapi" | "idle"
@@ -158,6 +170,8 @@ impl Options {
     /// The `option` lines of the handshake.
     pub fn advertise(&self, ucci: bool) -> Vec<String> {
         let rules = format!("type combo default {} var chinese var asian", self.rules.name());
+        let evals: String = EvalKind::ALL.iter().map(|k| format!(" var {}", k.name())).collect();
+        let eval = format!("type combo default {}{evals}", self.eval.name());
         let table: Vec<(&str, &str, String)> = vec![
             ("Hash", "hashsize", format!("type spin default {} min 1 max {MAX_HASH_MB}", self.hash_mb)),
             ("Threads", "threads", format!("type spin default {} min 1 max {MAX_THREADS}", self.threads)),
@@ -175,6 +189,7 @@ impl Options {
                 "pruning",
                 format!("type combo default {} var none var large", if self.pruning { "large" } else { "none" }),
             ),
+            ("Eval", "eval", eval),
             ("Clear Hash", "clearhash", "type button".to_string()),
         ];
         let mut lines: Vec<String> = table
@@ -218,6 +233,8 @@ mod tests {
         assert_eq!(o.set("newgame", None), Ok(Change::NewGame));
         assert_eq!(o.set("Clear Hash", None), Ok(Change::ClearHash));
         assert_eq!(o.set("usebook", Some("false")), Ok(Change::Ignored));
+        o.set("Eval", Some("HCE")).unwrap();
+        assert_eq!(o.eval, EvalKind::Hce);
     }
 
     #[test]
@@ -228,6 +245,7 @@ mod tests {
         assert!(o.set("MultiPV", None).unwrap_err().contains("needs a value"));
         assert!(o.set("Ponder", Some("maybe")).unwrap_err().contains("not true or false"));
         assert!(o.set("Frobnicate", Some("1")).unwrap_err().contains("unknown option"));
+        assert_eq!(o.set("Eval", Some("nn")).unwrap_err(), "Eval value 'nn' is not one of: hce");
         assert_eq!(o, Options::default());
     }
 
@@ -237,5 +255,6 @@ mod tests {
         assert!(o.advertise(false).contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
         assert!(o.advertise(true).contains(&"option hashsize type spin default 16 min 1 max 65536".to_string()));
         assert_eq!(o.advertise(true)[0], "option usemillisec type check default false");
+        assert!(o.advertise(false).contains(&"option name Eval type combo default hce var hce".to_string()));
     }
 }

@@ -7,8 +7,8 @@
 pub mod history;
 pub mod movepick;
 
-use crate::board::{NullObserver, Position};
-use crate::eval::{evaluate_with, imbalance, params::Score, psq, psq_delta};
+use crate::board::Position;
+use crate::eval::{hce, EvalKind, Evaluator};
 use crate::rules::repetition::{judge_for_side_to_move, occurrences, previous_occurrence, Outcome};
 use crate::rules::{final_repetition_outcome, natural_limit_count, Rules};
 use crate::time::Allocation;
@@ -98,6 +98,8 @@ pub struct Settings {
     /// Selective pruning and reductions (null move, futility, late-move pruning and reductions, SEE pruning,
     /// singular extensions). Off = full-width alpha-beta with quiescence: slower, for analysis and checks.
     pub pruning: bool,
+    /// The evaluation (the `Eval` option).
+    pub eval: EvalKind,
 }
 
 impl Default for Settings {
@@ -109,6 +111,7 @@ impl Default for Settings {
             banned: Vec::new(),
             only: Vec::new(),
             pruning: true,
+            eval: EvalKind::default(),
         }
     }
 }
@@ -271,9 +274,8 @@ fn has_attackers(pos: &Position, color: Color) -> bool {
 }
 
 const REP_CACHE: usize = 1024;
-const IMBALANCE_CACHE: usize = 1024;
 
-struct Worker<'a> {
+struct Worker<'a, E: Evaluator> {
     id: usize,
     pos: Position,
     shared: &'a Shared,
@@ -289,19 +291,17 @@ struct Worker<'a> {
     stack: Vec<Frame>,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
-    /// Material and piece-square sums by ply (see `eval::psq`).
-    psq: Vec<Score>,
+    /// The evaluation, told of every move made and taken back along the path.
+    eval: E,
     hist: Histories,
     rep_cache: Vec<(u64, Outcome)>,
-    /// `eval::imbalance` by material key: it depends only on the piece counts, which few moves change.
-    imbalance_cache: Vec<(u64, Score)>,
     completed_depth: i32,
     /// Depth of the current iteration.
     root_depth: i32,
     stopped: bool,
 }
 
-impl<'a> Worker<'a> {
+impl<'a, E: Evaluator> Worker<'a, E> {
     fn main_thread(&self) -> bool {
         self.id == 0
     }
@@ -409,19 +409,10 @@ impl<'a> Worker<'a> {
         outcome
     }
 
-    /// The static evaluation of the node at `ply`.
+    /// The static evaluation of the current node.
     #[inline]
-    fn evaluate(&mut self, ply: usize) -> i32 {
-        debug_assert_eq!(self.psq[ply], psq(&self.pos));
-        // The material key is 44 bits of a bijective mix of the packed counts: two materials sharing one
-        // is vanishingly unlikely, and would only misplace an evaluation term.
-        let key = self.pos.material_key();
-        let slot = &mut self.imbalance_cache[key as usize & (IMBALANCE_CACHE - 1)];
-        if slot.0 != key {
-            *slot = (key, imbalance(&self.pos));
-        }
-        debug_assert_eq!(slot.1, imbalance(&self.pos));
-        evaluate_with(&self.pos, self.psq[ply] + slot.1)
+    fn evaluate(&mut self) -> i32 {
+        self.eval.evaluate(&self.pos)
     }
 
     /// The static evaluation `raw` adjusted by the correction history (the position's entries at `at`).
@@ -430,8 +421,8 @@ impl<'a> Worker<'a> {
         (raw + self.hist.correction(at)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
-    /// Records the move in the frame of `ply` (for histories and the null-move rule), keeps the material and
-    /// piece-square sum up to date, and plays it.
+    /// Records the move in the frame of `ply` (for histories and the null-move rule), tells the evaluation,
+    /// and plays it.
     #[inline]
     fn make(&mut self, ply: usize, m: Move) {
         // The same test `make_move` would run for the check flag.
@@ -442,13 +433,20 @@ impl<'a> Worker<'a> {
     /// As [`Worker::make`], for a move whose `gives_check` is already known.
     #[inline]
     fn make_giving(&mut self, ply: usize, m: Move, gives_check: bool) {
-        self.psq[ply + 1] = self.psq[ply] + psq_delta(&self.pos, m);
+        self.eval.push(&self.pos, m);
         let piece = self.pos.piece_at(m.from());
         self.stack[ply].current = m;
         self.stack[ply].piece = piece;
         self.stack[ply].cont = Histories::cont_index(piece, m.to().index());
-        self.pos.make_move_giving(m, gives_check, &mut NullObserver);
+        self.pos.make_move_giving(m, gives_check);
         self.shared.tt.prefetch(self.pos.key());
+    }
+
+    /// Takes back the last move made with [`Worker::make`].
+    #[inline]
+    fn unmake(&mut self) {
+        self.pos.unmake_move();
+        self.eval.pop();
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -482,7 +480,7 @@ impl<'a> Worker<'a> {
             return v;
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.evaluate(ply) };
+            return if in_check { 0 } else { self.evaluate() };
         }
         // Mate distance pruning.
         alpha = alpha.max(mated_in(ply));
@@ -514,7 +512,7 @@ impl<'a> Worker<'a> {
                 let raw = match tt {
                     Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
                     _ => {
-                        let raw = self.evaluate(ply);
+                        let raw = self.evaluate();
                         // Kept at once, so that a transposition reached before this node's search ends (or a
                         // search cut short) does not evaluate again.
                         if excluded.is_null() {
@@ -563,11 +561,12 @@ impl<'a> Worker<'a> {
                 self.stack[ply].current = Move::NULL;
                 self.stack[ply].piece = None;
                 self.stack[ply].cont = Histories::cont_index(None, 0);
-                self.psq[ply + 1] = self.psq[ply];
+                self.eval.push_null();
                 self.pos.make_null_move();
                 self.shared.tt.prefetch(self.pos.key());
                 let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut);
                 self.pos.unmake_null_move();
+                self.eval.pop();
                 if self.stopped {
                     return 0;
                 }
@@ -697,7 +696,7 @@ impl<'a> Worker<'a> {
                     v = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
                 }
             }
-            self.pos.unmake_move();
+            self.unmake();
             if self.stopped {
                 return 0;
             }
@@ -801,7 +800,7 @@ impl<'a> Worker<'a> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.evaluate(ply) };
+            return if in_check { 0 } else { self.evaluate() };
         }
         let key = self.pos.key();
         let tt = self.shared.tt.probe(key);
@@ -817,7 +816,7 @@ impl<'a> Worker<'a> {
         } else {
             let raw = match tt {
                 Some(e) if e.eval.abs() < MATE_BOUND => e.eval,
-                _ => self.evaluate(ply),
+                _ => self.evaluate(),
             };
             let corrected = self.corrected(raw, CorrectionSlots::of(&self.pos));
             let stand = tt.map_or(corrected, |e| refined(corrected, e.bound, from_tt(e.score, ply)));
@@ -881,7 +880,7 @@ impl<'a> Worker<'a> {
             quiet_evasions += (in_check && !self.pos.is_capture(m)) as i32;
             self.make(ply, m);
             let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1);
-            self.pos.unmake_move();
+            self.unmake();
             if self.stopped {
                 return 0;
             }
@@ -932,7 +931,7 @@ impl<'a> Worker<'a> {
                     v = -self.search::<true>(-beta, -alpha, depth - 1, 1, false);
                 }
             }
-            self.pos.unmake_move();
+            self.unmake();
             if self.stopped {
                 break;
             }
@@ -1133,6 +1132,20 @@ pub fn search(
         wait_for_stop(limits, shared);
         return SearchResult { best: None, ponder: None, score: mated_in(0), depth: 0, nodes: 0, pv: Vec::new() };
     }
+    match settings.eval {
+        EvalKind::Hce => run::<hce::State>(pos, moves, limits, settings, shared, listener),
+    }
+}
+
+/// The search proper, with `E` as the evaluation of every thread.
+fn run<E: Evaluator + Default>(
+    pos: &Position,
+    moves: Vec<Move>,
+    limits: &Limits,
+    settings: &Settings,
+    shared: &Shared,
+    listener: &dyn Listener,
+) -> SearchResult {
     let threads = settings.threads.max(1);
     let mut kept = std::mem::take(&mut *shared.histories.lock().unwrap_or_else(|e| e.into_inner()));
     kept.resize_with(threads, Histories::default);
@@ -1156,14 +1169,13 @@ pub fn search(
         stack: vec![Frame::default(); MAX_PLY + 2],
         pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
         pv_len: [0; MAX_PLY + 1],
-        psq: {
-            let mut v = vec![Score::default(); MAX_PLY + 2];
-            v[0] = psq(pos);
-            v
+        eval: {
+            let mut e = E::default();
+            e.refresh(pos);
+            e
         },
         hist: kept.next().unwrap_or_default(),
         rep_cache: vec![(0, Outcome::Draw); REP_CACHE],
-        imbalance_cache: vec![(u64::MAX, Score::default()); IMBALANCE_CACHE],
         completed_depth: 0,
         root_depth: 0,
         stopped: false,

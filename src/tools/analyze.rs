@@ -114,10 +114,10 @@ impl Listener for Printer {
 }
 
 /// `chuhan analyze [--fen FEN] [--moves …] [--depth N | --movetime MS | --nodes N] [--multipv K] [--threads N]
-/// [--hash MB] [--rules chinese|asian] [--ascii]`
+/// [--hash MB] [--rules chinese|asian] [--eval hce] [--ascii]`
 pub fn run(argv: &[String]) -> Result<(), String> {
     let args = Args::parse(argv);
-    let known = ["fen", "moves", "depth", "movetime", "nodes", "multipv", "threads", "hash", "rules", "ascii"];
+    let known = ["fen", "moves", "depth", "movetime", "nodes", "multipv", "threads", "hash", "rules", "eval", "ascii"];
     if let Some(f) = args.unknown(&known) {
         return Err(format!("analyze: unknown flag --{f}"));
     }
@@ -135,6 +135,9 @@ pub fn run(argv: &[String]) -> Result<(), String> {
     };
     if let Some(r) = args.value("rules") {
         settings.rules.set = r.parse()?;
+    }
+    if let Some(e) = args.value("eval") {
+        settings.eval = crate::eval::EvalKind::parse(&e).ok_or_else(|| format!("analyze: unknown evaluation '{e}'"))?;
     }
     let hash = args.number("hash", 64usize, 1..=65536)?;
     let colour = !args.has("ascii") && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();

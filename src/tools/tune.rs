@@ -1,6 +1,6 @@
 //! `chuhan tune`: texel tuning of the evaluation weights on labelled positions (from `chuhan datagen`).
 //!
-//! The evaluation is linear in its weights once a position's features are traced (see `eval::trace`), so
+//! The evaluation is linear in its weights once a position's features are traced (see `eval::hce::trace`), so
 //! the tuner reads every position once, keeps its sparse features, and minimises the mean squared error
 //! between `sigmoid(K · eval)` and the game results by full-batch gradient descent (Adam). K is fitted first
 //! with the current weights. A tenth of the positions (in blocks of whole games) is held out to show
@@ -14,9 +14,9 @@
 
 use super::cli::Args;
 use crate::board::Position;
-use crate::eval::params::{s, Score, GROUPS, MATERIAL, NUM_WEIGHTS, PHASE_MAX};
-use crate::eval::trace;
-use crate::eval::weights::WEIGHTS;
+use crate::eval::hce::params::{s, Score, GROUPS, MATERIAL, NUM_WEIGHTS, PHASE_MAX};
+use crate::eval::hce::trace;
+use crate::eval::hce::weights::WEIGHTS;
 use rayon::prelude::*;
 use std::fmt::Write;
 
@@ -208,7 +208,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         None => None,
     };
     let threads = args.number("threads", 2usize, 1..=256)?;
-    let out = args.value("out").unwrap_or_else(|| "src/eval/weights.rs".into());
+    let out = args.value("out").unwrap_or_else(|| "src/eval/hce/weights.rs".into());
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
     pool.install(|| -> Result<(), String> {
         let bytes = std::fs::read(&path).map_err(|e| format!("tune: cannot read '{path}': {e}"))?;
