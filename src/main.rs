@@ -15,6 +15,7 @@ Usage:
                [--pgn FILE] [--json FILE] [--sprt \"elo0=0 elo1=5 alpha=0.05 beta=0.05\"] [--resign …] [--draw …]
   chuhan datagen --games N --out FILE [--nodes N] [--threads T] [--seed S] [--random-plies K]
   chuhan tune --data FILE [--epochs N] [--lr X] [--out src/eval/hce/weights.rs] [--threads T]
+  chuhan params [--spsa]      the search's tunable parameters (--spsa: an SPSA tuner's input lines)
   chuhan bench [depth]        fixed-depth search of fixed positions: Bench: <nodes> nodes <nps> nps
   chuhan help                 this text
 ";
@@ -33,6 +34,7 @@ fn main() -> ExitCode {
         Some("match") => chuhan::tools::arena::cli(&args[1..]),
         Some("datagen") => chuhan::tools::datagen::run(&args[1..]),
         Some("tune") => chuhan::tools::tune::run(&args[1..]),
+        Some("params") => chuhan::tools::params::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");
             Ok(())

@@ -28,26 +28,36 @@ pub struct Allocation {
 /// Computes the limits. `overhead` is subtracted from every move's budget; `ply` (plies played so far) lets the
 /// share of the clock grow as the game goes on.
 ///
-/// The shape is Stockfish's (and Pikafish's): the clock is spread over a horizon of at most 50 moves, counting
+/// The shape is Stockfish's (and Pikafish's): the clock is spread over a horizon of at most 50 moves (the
+/// numbers are `tm_*` parameters in `search::params`), counting
 /// the increments to come; a move's optimum share starts near 2 % of that and grows with the game ply, and the
 /// hard limit is a few times the optimum but never more than 80 % of the clock. Games are mostly decided in the
 /// middlegame, and an engine that saves its time for move 60 has often lost by then.
 pub fn allocate(clock: Clock, overhead: u64, ply: usize) -> Allocation {
+    use crate::search::params::{self as p, ratio};
     let time = clock.time as f64;
     let inc = clock.increment as f64;
-    let mtg = if clock.moves_to_go > 0 { clock.moves_to_go.min(50) } else { 50 } as f64;
+    let horizon = p::tm_horizon() as u32;
+    let mtg = if clock.moves_to_go > 0 { clock.moves_to_go.min(horizon) } else { horizon } as f64;
     let left = (time + inc * (mtg - 1.0) - overhead as f64 * (2.0 + mtg)).max(1.0);
     let ply = ply as f64;
     let (opt_scale, max_scale) = if clock.moves_to_go == 0 {
         // A large increment pays for a little more now.
-        let extra = (1.0 + 12.0 * inc / time.max(1.0)).clamp(1.0, 1.12);
-        let share = (0.012 + (ply + 3.0).powf(0.45) * 0.0039).min(0.2 * time / left);
-        (share * extra, (4.0 + ply / 12.0).min(7.0))
+        let extra =
+            (1.0 + p::tm_inc_bonus() as f64 * inc / time.max(1.0)).clamp(1.0, ratio(p::tm_inc_bonus_max(), 1000.0));
+        let by_ply = (ply + 3.0).powf(ratio(p::tm_ply_exp(), 100.0)) * ratio(p::tm_ply_share(), 10000.0);
+        let share = (ratio(p::tm_base_share(), 10000.0) + by_ply).min(ratio(p::tm_max_share(), 1000.0) * time / left);
+        let hard =
+            (ratio(p::tm_hard_base(), 10.0) + ply / p::tm_hard_ply_div() as f64).min(ratio(p::tm_hard_max(), 10.0));
+        (share * extra, hard)
     } else {
-        (((0.88 + ply / 116.4) / mtg).min(0.88 * time / left), (1.5 + 0.11 * mtg).min(6.3))
+        let share = (ratio(p::tm_mtg_base(), 1000.0) + ply / ratio(p::tm_mtg_ply_div(), 10.0)) / mtg;
+        let hard = ratio(p::tm_mtg_hard_base(), 100.0) + ratio(p::tm_mtg_hard_step(), 100.0) * mtg;
+        (share.min(ratio(p::tm_mtg_base(), 1000.0) * time / left), hard.min(ratio(p::tm_mtg_hard_max(), 10.0)))
     };
     let soft = (opt_scale * left) as u64;
-    let hard = ((0.8 * time - overhead as f64).max(1.0)).min(max_scale * soft as f64) as u64;
+    let hard =
+        ((ratio(p::tm_clock_fraction(), 1000.0) * time - overhead as f64).max(1.0)).min(max_scale * soft as f64) as u64;
     let soft = soft.min(hard).max(1);
     let hard = hard.max(soft);
     Allocation { soft: Duration::from_millis(soft), hard: Duration::from_millis(hard) }

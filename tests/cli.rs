@@ -175,3 +175,17 @@ fn judge_refuses_bad_input() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn params_subcommand() {
+    let (out, err, code) = chuhan(&["params", "--spsa"], "");
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), chuhan::search::params::ALL.len());
+    assert!(lines.contains(&"nmp_base, int, 3, 1, 6, 1, 0.002"), "{out}");
+    let (out, _, code) = chuhan(&["params"], "");
+    assert_eq!(code, 0);
+    assert!(out.lines().any(|l| l.starts_with("razor_base") && l.contains(" 450 ")), "{out}");
+    let (_, err, code) = chuhan(&["params", "--frob"], "");
+    assert_eq!((code, err.trim()), (2, "chuhan: params: unknown flag --frob"));
+}

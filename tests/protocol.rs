@@ -502,3 +502,56 @@ fn full_games_over_both_dialects() {
     let plies = play_game(false, true, 2500, 30);
     assert!(plies > 10);
 }
+
+/// Nodes of the last full iteration of a `go depth` search after `ucinewgame` (one thread: deterministic).
+#[cfg(feature = "spsa")]
+fn nodes_at_depth(e: &mut Engine, depth: u32) -> u64 {
+    e.send("ucinewgame");
+    e.send("position startpos moves h2e2 h9g7");
+    e.send(&format!("go depth {depth}"));
+    let out = e.until(Duration::from_secs(60), |l| l.starts_with("bestmove"));
+    let last = out.iter().rev().find(|l| l.starts_with(&format!("info depth {depth} "))).expect("depth reached");
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "nodes").unwrap();
+    words[at + 1].parse().unwrap()
+}
+
+/// Search parameters are options only in a tuning build (`--features spsa`); elsewhere they are constants and
+/// the option is refused.
+#[cfg(not(feature = "spsa"))]
+#[test]
+fn search_parameters_are_fixed_without_the_tuning_feature() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let hs = e.expect_line("uciok");
+    assert!(hs.iter().all(|l| !l.contains("nmp_base")), "{hs:?}");
+    e.send("setoption name nmp_base value 6");
+    let said = e.until(Duration::from_secs(5), |l| l.starts_with("info string"));
+    assert!(said[0].contains("unknown option"), "{said:?}");
+    e.send("quit");
+    assert_eq!(e.exit_code(), 0);
+}
+
+/// In a tuning build every parameter is advertised, range-checked, and changes the search when set.
+#[cfg(feature = "spsa")]
+#[test]
+fn search_parameters_are_options_in_a_tuning_build() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let hs = e.expect_line("uciok");
+    assert!(hs.contains(&"option name nmp_base type spin default 3 min 1 max 6".to_string()), "{hs:?}");
+    assert_eq!(hs.iter().filter(|l| l.starts_with("option name ")).count(), 10 + chuhan::search::params::ALL.len());
+    e.send("setoption name nmp_base value 7");
+    let said = e.until(Duration::from_secs(5), |l| l.starts_with("info string"));
+    assert!(said[0].contains("out of range 1-6"), "{said:?}");
+    let before = nodes_at_depth(&mut e, 9);
+    e.send("setoption name lmr_base value 180");
+    e.send("setoption name NMP_BASE value 6");
+    let changed = nodes_at_depth(&mut e, 9);
+    assert_ne!(before, changed, "setting parameters changed nothing");
+    e.send("setoption name lmr_base value 80");
+    e.send("setoption name nmp_base value 3");
+    assert_eq!(nodes_at_depth(&mut e, 9), before, "defaults restored");
+    e.send("quit");
+    assert_eq!(e.exit_code(), 0);
+}

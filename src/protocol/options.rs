@@ -163,6 +163,12 @@ impl Options {
             "batch" | "debug" | "usebook" | "bookfiles" | "useegtb" | "egtbpaths" | "evalapi" | "idle"
             | "promotion" | "knowledge" | "randomness" | "style" | "loadbook" | "usehash" | "uci_showwdl"
             | "ucishowwdl" | "nodestime" | "debuglogfile" => Ok(Change::Ignored),
+            #[cfg(feature = "spsa")]
+            _ if crate::search::params::find(name).is_some() => {
+                let p = crate::search::params::find(name).expect("just found");
+                p.set(parse_range(name, need(name, value)?, p.min, p.max)?)?;
+                Ok(Change::Set { resize_hash: false })
+            }
             _ => Err(format!("unknown option '{name}'")),
         }
     }
@@ -209,6 +215,7 @@ impl Options {
             lines.push(format!("option resign type check default {}", self.resign));
             lines.push("option newgame type button".to_string());
         }
+        lines.extend(crate::search::params::advertise(ucci));
         lines
     }
 }

@@ -1,6 +1,7 @@
 //! Move-ordering statistics (butterfly, continuation, capture histories, killers and counter-moves) and the
 //! correction history of the static evaluation.
 
+use super::params;
 use crate::board::Position;
 use crate::types::{Move, Piece};
 
@@ -23,12 +24,13 @@ fn gravity(entry: &mut i16, bonus: i32, limit: i32) {
 /// History bonus for a cutoff at `depth`.
 #[inline]
 pub fn bonus(depth: i32) -> i32 {
-    (170 * depth - 80).clamp(0, 2400)
+    (params::history_bonus_mul() * depth - params::history_bonus_sub()).clamp(0, params::history_bonus_max())
 }
 
 /// Entries of each correction table (a power of two).
 const CORRECTION_SIZE: usize = 16384;
-/// Bound of a correction entry; the applied correction is at most `3 * CORRECTION_LIMIT / 16`.
+/// Bound of a correction entry; the applied correction is at most `CORRECTION_LIMIT` times the sum of the
+/// two tables' weights, in sixteenths.
 const CORRECTION_LIMIT: i32 = 1024;
 
 /// Where a position's entries lie in the correction tables: computed once per node, read when the node is
@@ -89,13 +91,15 @@ impl Histories {
     /// alike in positions that share their kings and pawns or their material.
     #[inline]
     pub fn correction(&self, at: CorrectionSlots) -> i32 {
-        (2 * self.correction_pawn[at.side][at.pawn] as i32 + self.correction_material[at.side][at.material] as i32) / 16
+        let pawn = self.correction_pawn[at.side][at.pawn] as i32;
+        let material = self.correction_material[at.side][at.material] as i32;
+        (params::correction_pawn_weight() * pawn + params::correction_material_weight() * material) / 16
     }
 
     /// Teaches the correction tables that a search of `depth` found the position at `at` worth `diff` more than
     /// its corrected static evaluation.
     pub fn update_correction(&mut self, at: CorrectionSlots, diff: i32, depth: i32) {
-        let bonus = (diff * depth / 8).clamp(-CORRECTION_LIMIT / 4, CORRECTION_LIMIT / 4);
+        let bonus = (diff * depth / params::correction_update_div()).clamp(-CORRECTION_LIMIT / 4, CORRECTION_LIMIT / 4);
         gravity(&mut self.correction_pawn[at.side][at.pawn], bonus, CORRECTION_LIMIT);
         gravity(&mut self.correction_material[at.side][at.material], bonus, CORRECTION_LIMIT);
     }

@@ -6,6 +6,7 @@
 
 pub mod history;
 pub mod movepick;
+pub mod params;
 
 use crate::board::Position;
 use crate::eval::{hce, EvalKind, Evaluator};
@@ -16,7 +17,6 @@ use crate::tt::{Bound, TranspositionTable};
 use crate::types::{Color, Move, MoveList, Piece, PieceType};
 use history::{CorrectionSlots, Histories, PieceTo};
 use movepick::{Context, MovePicker};
-use once_cell::sync::Lazy;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -245,18 +245,25 @@ impl Default for Frame {
     }
 }
 
-static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
-    let mut t = [[0; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.3) as i32;
-        }
-    }
-    t
-});
+/// Late-move reductions by depth and move number, from the parameters in force when a search starts.
+struct Reductions([[i32; 64]; 64]);
 
-fn reduction(depth: i32, moves: usize) -> i32 {
-    LMR[(depth as usize).min(63)][moves.min(63)]
+impl Reductions {
+    fn new() -> Box<Reductions> {
+        let (base, divisor) = (params::ratio(params::lmr_base(), 100.0), params::ratio(params::lmr_divisor(), 100.0));
+        let mut t = Box::new(Reductions([[0; 64]; 64]));
+        for (d, row) in t.0.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
+            }
+        }
+        t
+    }
+
+    #[inline]
+    fn get(&self, depth: i32, moves: usize) -> i32 {
+        self.0[(depth as usize).min(63)][moves.min(63)]
+    }
 }
 
 /// A hash score is a better guess than the static evaluation when its bound lies beyond it.
@@ -295,6 +302,7 @@ struct Worker<'a, E: Evaluator> {
     eval: E,
     hist: Histories,
     rep_cache: Vec<(u64, Outcome)>,
+    lmr: Box<Reductions>,
     completed_depth: i32,
     /// Depth of the current iteration.
     root_depth: i32,
@@ -538,26 +546,31 @@ impl<'a, E: Evaluator> Worker<'a, E> {
 
         if self.settings.pruning && !in_check && !PV && excluded.is_null() && !is_mate_score(beta) {
             // Razoring: hopeless nodes go straight to quiescence.
-            if depth <= 3 && !improving && eval + 450 + 450 * depth * depth < alpha {
+            if depth <= params::razor_depth()
+                && !improving
+                && eval + params::razor_base() + params::razor_mul() * depth * depth < alpha
+            {
                 let v = self.qsearch::<false>(alpha - 1, alpha, ply);
                 if v < alpha {
                     return v;
                 }
             }
             // Reverse futility.
-            let margin = 250 * (depth - improving as i32);
-            if depth <= 8 && eval - margin >= beta && eval < MATE_BOUND {
+            let margin = params::rfp_margin() * (depth - improving as i32);
+            if depth <= params::rfp_depth() && eval - margin >= beta && eval < MATE_BOUND {
                 return (eval + beta) / 2;
             }
             // Null move.
             let us = self.pos.side_to_move();
-            if depth >= 3
+            if depth >= params::nmp_min_depth()
                 && eval >= beta
                 && ply >= 1
                 && !self.stack[ply - 1].current.is_null()
                 && has_attackers(&self.pos, us)
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = params::nmp_base()
+                    + depth / params::nmp_depth_div()
+                    + ((eval - beta) / params::nmp_eval_div()).min(params::nmp_eval_max());
                 self.stack[ply].current = Move::NULL;
                 self.stack[ply].piece = None;
                 self.stack[ply].cont = Histories::cont_index(None, 0);
@@ -574,7 +587,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     let v = if v >= MATE_BOUND { beta } else { v };
                     // Verify at high depth or with little material, where zugzwang bites.
                     let few = self.pos.count(us, PieceType::Rook) + self.pos.count(us, PieceType::Cannon) == 0;
-                    if depth < 12 && !few {
+                    if depth < params::nmp_verify_depth() && !few {
                         return v;
                     }
                     let w = self.search::<false>(beta - 1, beta, depth - r, ply, false);
@@ -586,7 +599,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         }
 
         // Internal iterative reduction: without a hash move this node is probably not worth its full depth.
-        if self.settings.pruning && tt_move.is_null() && depth >= 4 && (PV || cut) {
+        if self.settings.pruning && tt_move.is_null() && depth >= params::iir_depth() && (PV || cut) {
             depth -= 1;
         }
 
@@ -630,33 +643,48 @@ impl<'a, E: Evaluator> Worker<'a, E> {
 
             // Shallow-depth pruning, once a move has saved us from being mated.
             if self.settings.pruning && best > -MATE_BOUND && has_attackers(&self.pos, us) {
-                let lmr_depth = (depth - 1 - reduction(depth, move_count)).max(0);
+                let lmr_depth = (depth - 1 - self.lmr.get(depth, move_count)).max(0);
                 if !capture && !gives_check {
-                    let limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
-                    if move_count > limit && depth <= 8 {
+                    let limit = (params::lmp_base() + depth * depth) as usize / if improving { 1 } else { 2 };
+                    if move_count > limit && depth <= params::lmp_depth() {
                         picker.skip_quiets = true;
                         continue;
                     }
-                    if !in_check && lmr_depth <= 6 && eval + 180 + 200 * lmr_depth + hist_score / 64 <= alpha {
+                    let futility = eval
+                        + params::futility_base()
+                        + params::futility_mul() * lmr_depth
+                        + hist_score / params::futility_history_div();
+                    if !in_check && lmr_depth <= params::futility_depth() && futility <= alpha {
                         continue;
                     }
-                    if lmr_depth <= 4 && hist_score < -3000 * depth {
+                    if lmr_depth <= params::history_prune_depth() && hist_score < -params::history_prune_mul() * depth {
                         continue;
                     }
-                    if !self.pos.see_ge(m, -35 * lmr_depth * lmr_depth - 60 * lmr_depth) {
+                    let see = -params::see_quiet_sq() * lmr_depth * lmr_depth - params::see_quiet_lin() * lmr_depth;
+                    if !self.pos.see_ge(m, see) {
                         continue;
                     }
-                } else if depth <= 7 && !self.pos.see_ge(m, -300 * depth + 50) {
+                } else if depth <= params::see_capture_depth()
+                    && !self.pos.see_ge(m, -params::see_capture_mul() * depth + params::see_capture_base())
+                {
                     continue;
                 }
             }
 
             // Singular extension: is the hash move much better than everything else?
             let mut extension = 0;
-            if self.settings.pruning && m == tt_move && ply > 0 && depth >= 7 && excluded.is_null() {
+            if self.settings.pruning
+                && m == tt_move
+                && ply > 0
+                && depth >= params::singular_depth()
+                && excluded.is_null()
+            {
                 if let (Some(e), Some(s)) = (tt, tt_score) {
-                    if e.depth >= depth - 3 && matches!(e.bound, Bound::Lower | Bound::Exact) && !is_mate_score(s) {
-                        let sbeta = s - 2 * depth;
+                    if e.depth >= depth - params::singular_tt_depth()
+                        && matches!(e.bound, Bound::Lower | Bound::Exact)
+                        && !is_mate_score(s)
+                    {
+                        let sbeta = s - params::singular_margin() * depth;
                         self.stack[ply].excluded = m;
                         let v = self.search::<false>(sbeta - 1, sbeta, (depth - 1) / 2, ply, cut);
                         self.stack[ply].excluded = Move::NULL;
@@ -681,11 +709,11 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 v = -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, !PV && !cut);
             } else {
                 let mut r = 0;
-                if self.settings.pruning && depth >= 3 && (!capture || !PV) {
-                    r = reduction(depth, move_count);
+                if self.settings.pruning && depth >= params::lmr_min_depth() && (!capture || !PV) {
+                    r = self.lmr.get(depth, move_count);
                     r += (!PV) as i32 + cut as i32;
                     r -= improving as i32 + gives_check as i32;
-                    r -= hist_score / 10000;
+                    r -= hist_score / params::lmr_history_div();
                     r = r.clamp(0, new_depth - 1);
                 }
                 v = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -836,7 +864,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let mut move_count = 0;
         let mut quiet_evasions = 0;
         let prev = if ply >= 1 { self.stack[ply - 1].current } else { Move::NULL };
-        let futility_base = stand + 100;
+        let futility_base = stand + params::qs_futility();
         loop {
             let m = {
                 let cx = Context { pos: &self.pos, hist: &self.hist, cont: self.cont_tables(ply) };
@@ -922,7 +950,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             if i == self.pv_idx {
                 v = -self.search::<true>(-beta, -alpha, depth - 1, 1, false);
             } else {
-                let r = if depth >= 4 && i >= self.pv_idx + 4 && !self.pos.in_check() { 1 } else { 0 };
+                let late = depth >= params::root_reduction_depth() && i >= self.pv_idx + 4;
+                let r = if late && !self.pos.in_check() { 1 } else { 0 };
                 v = -self.search::<false>(-alpha - 1, -alpha, depth - 1 - r, 1, true);
                 if v > alpha && r > 0 {
                     v = -self.search::<false>(-alpha - 1, -alpha, depth - 1, 1, true);
@@ -1005,9 +1034,12 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 self.pv_idx = line;
                 self.seldepth = 0;
                 let prev = self.root_moves[line].prev_score;
-                let mut delta = 30;
-                let (mut alpha, mut beta) =
-                    if depth >= 4 && prev.abs() < MATE_BOUND { (prev - delta, prev + delta) } else { (-INF, INF) };
+                let mut delta = params::aspiration_delta();
+                let (mut alpha, mut beta) = if depth >= params::aspiration_depth() && prev.abs() < MATE_BOUND {
+                    (prev - delta, prev + delta)
+                } else {
+                    (-INF, INF)
+                };
                 loop {
                     let v = self.root(alpha, beta, depth);
                     if self.stopped {
@@ -1068,12 +1100,23 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 let clamped = best.score.clamp(-MATE_BOUND, MATE_BOUND);
                 let score = clamped as f64;
                 let before = last_score.map_or(score, |v| v as f64);
-                let falling = ((75.0 + 12.0 * (before - score) + 6.0 * (iter_values[iter_idx] as f64 - score)) / 694.0)
+                let drop_since_search = params::tm_falling_prev() as f64 * (before - score);
+                let drop_since_iter = params::tm_falling_iter() as f64 * (iter_values[iter_idx] as f64 - score);
+                let falling = ((params::tm_falling_base() as f64 + drop_since_search + drop_since_iter)
+                    / params::tm_falling_div() as f64)
                     .clamp(0.5, 1.5);
-                let time_reduction = if last_best_depth + 8 < depth { 1.967 } else { 0.821 };
+                let time_reduction = params::ratio(
+                    if last_best_depth + params::tm_stable_depth() < depth {
+                        params::tm_stable_factor()
+                    } else {
+                        params::tm_unstable_factor()
+                    },
+                    1000.0,
+                );
                 self.shared.last_time_reduction.store(f64::to_bits(time_reduction), Relaxed);
-                let reduction = (1.664 + prev_reduction) / (2.068 * time_reduction);
-                let instability = 1.0 + 1.7 * changes;
+                let reduction = (params::ratio(params::tm_reduction_base(), 1000.0) + prev_reduction)
+                    / (params::ratio(params::tm_reduction_div(), 1000.0) * time_reduction);
+                let instability = 1.0 + params::ratio(params::tm_instability(), 1000.0) * changes;
                 let total = t.soft.as_millis() as f64 * falling * reduction * instability;
                 iter_values[iter_idx] = clamped;
                 iter_idx = (iter_idx + 1) & 3;
@@ -1081,7 +1124,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 let elapsed = self.shared.elapsed_ms() as f64;
                 // The next iteration would take about twice this one: stop a little short of the budget rather
                 // than start one that runs far past it (the hard limit stops it in any case).
-                if elapsed >= 0.75 * total || self.root_moves.len() == 1 && depth >= 4 {
+                if elapsed >= params::ratio(params::tm_stop_fraction(), 1000.0) * total
+                    || self.root_moves.len() == 1 && depth >= 4
+                {
                     break;
                 }
             }
@@ -1176,6 +1221,7 @@ fn run<E: Evaluator + Default>(
         },
         hist: kept.next().unwrap_or_default(),
         rep_cache: vec![(0, Outcome::Draw); REP_CACHE],
+        lmr: Reductions::new(),
         completed_depth: 0,
         root_depth: 0,
         stopped: false,

@@ -4,6 +4,7 @@
 //! the hash move costs no generation at all.
 
 use super::history::{Histories, PieceTo};
+use super::params;
 use crate::board::{GenType, Position};
 use crate::types::{Move, MoveList};
 use arrayvec::ArrayVec;
@@ -124,7 +125,8 @@ impl MovePicker {
                     for &m in self.list.iter() {
                         let piece = pos.piece_at(m.from()).map_or(0, |p| p.index());
                         let victim = pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
-                        self.scores.push(mvv_lva(pos, m) + cx.hist.capture[piece][m.to().index()][victim] as i32 / 8);
+                        let history = cx.hist.capture[piece][m.to().index()][victim] as i32;
+                        self.scores.push(mvv_lva(pos, m) + history / params::capture_history_div());
                     }
                     self.next = 0;
                     self.stage = Stage::GoodCaptures;
