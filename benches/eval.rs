@@ -1,12 +1,12 @@
 //! Evaluation and check-evasion benchmarks over the `chuhan bench` positions. `cargo bench --bench eval`
 
+use chuhan::bench::positions;
 use chuhan::eval::hce::evaluate;
-use chuhan::tools::bench::POSITIONS;
 use chuhan::{GenType, MoveList, Position};
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 
 fn bench_positions() -> Vec<Position> {
-    POSITIONS.iter().map(|f| Position::from_fen(f).unwrap()).collect()
+    positions().iter().map(|f| Position::from_fen(f).unwrap()).collect()
 }
 
 fn evaluation(c: &mut Criterion) {

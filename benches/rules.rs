@@ -1,6 +1,7 @@
 //! Referee benchmarks: what the search pays for the rules.
 //! `cargo bench --bench rules`
 
+use chuhan::board::perft::reference_fen;
 use chuhan::rules::repetition::{judge_for_side_to_move, previous_occurrence};
 use chuhan::rules::Rules;
 use chuhan::Position;
@@ -18,11 +19,10 @@ fn play(fen: &str, moves: &str) -> Position {
 
 fn judge_cycle(c: &mut Criterion) {
     let rules = Rules::default();
-    // A 4-ply cycle of chases (SPEC C06) and one of checks (C01), closed at their second occurrence.
+    // A 4-ply cycle of chases (rules.md §6 C06) and one of checks (C01), closed at their second occurrence.
     let chase = play("4k4/9/c8/9/9/9/9/9/1R7/3K5 w - - 0 1", "b1a1 a7b7 a1b1 b7a7");
     let checks = play("4k4/9/9/9/5R3/9/9/9/9/3K5 w - - 0 1", "f5e5 e9f9 e5f5 f9e9");
-    let middlegame =
-        play("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1", "f3f4 f8h7 f4f3 h7f8");
+    let middlegame = play(reference_fen("pos2"), "f3f4 f8h7 f4f3 h7f8");
     for (name, pos) in [("chase cycle", &chase), ("check cycle", &checks), ("middlegame cycle", &middlegame)] {
         let from = previous_occurrence(pos).expect("the cycle repeats");
         c.bench_function(&format!("judge 4-ply {name}"), |b| {

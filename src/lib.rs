@@ -1,11 +1,22 @@
 //! Chuhan (楚河汉界): a xiangqi engine.
 //!
-//! `types` names things, `board` knows the rules of movement, `notation` reads and writes moves for people,
-//! `tools` holds the command-line utilities, `protocol` speaks UCCI and UCI.
+//! The engine core, each module owning one thing:
+//! - `types`: squares, pieces, colours, moves and move lists, square sets;
+//! - `board`: the position, make/unmake, legal move generation, attacks, FEN, perft;
+//! - `rules`: the game's end (mate, stalemate, natural limit, material) and the repetition referee;
+//! - `eval`: the evaluations behind the search's `Evaluator` interface (the handcrafted one in `eval::hce`);
+//! - `search`: iterative deepening, alpha-beta, quiescence, move ordering, histories, tunable parameters;
+//! - `tt`: the shared transposition table; `time`: the time manager;
+//! - `notation`: moves for people (ICCS, Chinese, WXF);
+//! - `protocol`: the UCCI and UCI loop; `bench`: the fixed search that signs every change.
+//!
+//! `tools` holds the command-line utilities (`perft`, `judge`, `analyze`, `match`, `datagen`, `tune`, …). They
+//! build on the core; nothing in the core imports them.
 
 // One `unsafe` block in the whole crate: the cache prefetch in `tt.rs`, with its proof beside it.
 #![deny(unsafe_code)]
 
+pub mod bench;
 pub mod board;
 pub mod eval;
 pub mod notation;

@@ -2,7 +2,8 @@
 //!
 //! Buckets of four 16-byte entries fill one 64-byte cache line. An entry is two atomic words: the data and the
 //! key XOR the data, so a read torn by another thread's write fails the key check instead of returning a mixed
-//! entry (the lockless hashing of Hyatt and Mann). No locks, no `unsafe`.
+//! entry (the lockless hashing of Hyatt and Mann). No locks; the one `unsafe` block is the cache prefetch
+//! ([`TranspositionTable::prefetch`]), a hint that cannot fault, with its proof beside it.
 
 use crate::types::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};

@@ -1,5 +1,6 @@
 //! The binary as a person or a GUI uses it: `chuhan perft …` and `go perft` in the protocol loop.
 
+use chuhan::board::perft::reference_fen;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -27,7 +28,9 @@ fn perft_subcommand() {
     assert_eq!(out, "Nodes searched: 79666\n");
     assert!(err.contains("perft 3: 79666 nodes"), "{err}");
 
-    let (out, _, code) = chuhan(&["perft", "2", "--divide", "--fen", "4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2", "w"], "");
+    // A FEN given as several words, without its counters.
+    let board = reference_fen("fsf2").split_whitespace().next().unwrap();
+    let (out, _, code) = chuhan(&["perft", "2", "--divide", "--fen", board, "w"], "");
     assert_eq!(code, 0);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 13 + 2);
@@ -68,7 +71,7 @@ fn go_perft_in_the_protocol_loop() {
     assert!(lines.contains(&"Nodes searched: 45"));
     assert_eq!(*lines.last().unwrap(), "bye");
 
-    let (out, _, _) = chuhan(&[], "uci\nposition fen 4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1\ngo perft 4\n");
+    let (out, _, _) = chuhan(&[], &format!("uci\nposition fen {}\ngo perft 4\n", reference_fen("fsf2")));
     assert!(out.lines().any(|l| l == "Nodes searched: 92741"), "{out}");
 
     // Bad input is reported and the previous position kept.

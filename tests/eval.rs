@@ -26,7 +26,7 @@ fn colour_and_mirror_symmetry() {
 /// kept move by move must pass this.
 fn incremental_matches_full<E: Evaluator + Default>(full: impl Fn(&Position) -> i32) {
     let mut rng = common::rng(7);
-    for start in common::STARTS {
+    for start in common::starts() {
         let mut pos = Position::from_fen(start).unwrap();
         let mut eval = E::default();
         eval.refresh(&pos);

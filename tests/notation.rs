@@ -2,7 +2,7 @@
 
 mod common;
 
-use chuhan::notation::{parse_chinese, parse_iccs, parse_move, parse_wxf, to_chinese, to_iccs, to_wxf, Script};
+use chuhan::notation::{parse_chinese, parse_iccs, parse_move, parse_wxf, to_chinese, to_wxf, Script};
 use chuhan::Position;
 
 #[test]
@@ -10,7 +10,7 @@ fn every_move_round_trips_through_every_notation() {
     let mut moves = 0;
     common::random_positions(3000, 11, |pos| {
         for &m in pos.legal_moves().iter() {
-            let iccs = to_iccs(m);
+            let iccs = m.to_string();
             let simp = to_chinese(pos, m, Script::Simplified);
             let trad = to_chinese(pos, m, Script::Traditional);
             let wxf = to_wxf(pos, m);

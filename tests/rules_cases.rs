@@ -1,6 +1,6 @@
-//! The referee on cases of our own, beyond SPEC §6. Every game is legal-checked by being played, and runs in
+//! The referee on cases of our own, beyond rules.md §6. Every game is legal-checked by being played, and runs in
 //! both rule sets, with colours exchanged and reflected left to right (see `common::referee::check`).
-//! Clause numbers are the 1999 rules and 细则 (detail rules) as SPEC.md cites them.
+//! Clause numbers are the 1999 rules and 细则 (detail rules) as docs/rules.md cites them.
 
 mod common;
 
@@ -13,7 +13,7 @@ use Reason::*;
 
 // ----- Whole games: repetition verdicts ---------------------------------------------------------------------
 
-/// §28.12, SPEC §7.11: a cannon chasing two different horses in turn is 长捉 under Chinese rules; AXF rule 32
+/// §28.12, rules.md §7.8: a cannon chasing two different horses in turn is 长捉 under Chinese rules; AXF rule 32
 /// needs one same piece chased throughout, so it is allowed there.
 #[test]
 fn g01_chasing_two_pieces_in_turn() {
@@ -158,7 +158,7 @@ fn g12_outnumbered_protection() {
     );
 }
 
-/// Repetitions by different routes (SPEC §3.2): the first cycle is allowed for Red, the second forbidden;
+/// Repetitions by different routes (rules.md §3.2): the first cycle is allowed for Red, the second forbidden;
 /// the conservative reading takes the most lenient, so it is a draw.
 #[test]
 fn g13_different_cycles_are_judged_together() {
@@ -221,7 +221,7 @@ fn g17_horse_exchange_offers() {
 
 // ----- Other endings ----------------------------------------------------------------------------------------
 
-/// SPEC §5.1 and test N10: a side's checks beyond ten, and the replies to them, do not count.
+/// rules.md §5.1 and test N10: a side's checks beyond ten, and the replies to them, do not count.
 #[test]
 fn n10_check_counting() {
     // Red checks on each of its 15 moves, Black evades: 20 plies count, then 10 quiet plies.
@@ -246,7 +246,7 @@ fn natural_limit_reached_with_a_check() {
     assert_eq!(r, Ongoing);
 }
 
-/// SPEC §5.2: only certain draws by material, never a false one.
+/// rules.md §5.2: only certain draws by material, never a false one.
 #[test]
 fn insufficient_material_cases() {
     let draw = |fen: &str| insufficient_material(&Position::from_fen(fen).unwrap());
@@ -278,7 +278,7 @@ fn checkmate_and_stalemate() {
     assert_eq!((r, why), (Ongoing, Reason::Unfinished));
 }
 
-// ----- Single moves: each condition of SPEC §2.5 on its own ------------------------------------------------
+// ----- Single moves: each condition of rules.md §2.5 on its own ------------------------------------------------
 
 fn label_with(fen: &str, mv: &str, opts: ClassifyOptions) -> Label {
     let mut pos = Position::from_fen(fen).unwrap();
@@ -398,7 +398,7 @@ fn c8_novelty() {
     assert_chase("2rk5/9/R1c6/1N7/9/9/9/9/9/4K4 w", "b6c8", "c7", Unprotected);
 }
 
-/// 杀 (SPEC §2.2): a new threat of mate by checks; the threat that already existed before the move is not new.
+/// 杀 (rules.md §2.2): a new threat of mate by checks; the threat that already existed before the move is not new.
 #[test]
 fn mate_threats_by_depth() {
     let depth = |d| ClassifyOptions { kill_depth: d, ..ClassifyOptions::default() };

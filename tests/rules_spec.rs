@@ -1,4 +1,4 @@
-//! The examples of SPEC §6 (../shared/rules/SPEC.md), in both rule sets, each also with the colours exchanged
+//! The public cases of rules.md §6 (docs/rules.md), in both rule sets, each also with the colours exchanged
 //! and reflected left to right.
 
 mod common;

@@ -1,6 +1,7 @@
 //! The search with the rules: completing a forbidden cycle is a loss for it (and only under the rules that
 //! forbid it), it finds mates, and it is deterministic on one thread.
 
+use chuhan::board::perft::reference_fen;
 use chuhan::notation::parse_iccs;
 use chuhan::rules::repetition::{judge_for_side_to_move, occurrences, previous_occurrence, Outcome};
 use chuhan::rules::{final_repetition_outcome, RuleSet, Rules};
@@ -32,11 +33,11 @@ fn value_of(fen: &str, moves: &str, only: &str, set: RuleSet) -> i32 {
 
 #[test]
 fn completing_a_forbidden_cycle_is_a_loss() {
-    // SPEC C19, twice round: one check one chase. Chinese rules: the third time loses; AXF: allowed.
+    // rules.md §6 C19, twice round: one check one chase. Chinese rules: the third time loses; AXF: allowed.
     let (fen, moves) = ("9/3nk4/9/9/3R5/9/9/9/9/3K5 w - - 0 1", "d5e5 e8f8 e5d5 f8e8 d5e5 e8f8");
     assert!(value_of(fen, moves, "e5d5", RuleSet::Chinese) <= -MATE_BOUND);
     assert!(value_of(fen, moves, "e5d5", RuleSet::Asian) > -MATE_BOUND);
-    // SPEC C01: perpetual check loses under both.
+    // rules.md §6 C01: perpetual check loses under both.
     let (fen, moves) = ("4k4/9/9/9/5R3/9/9/9/9/3K5 w - - 0 1", "f5e5 e9f9 e5f5 f9e9 f5e5 e9f9");
     assert!(value_of(fen, moves, "e5f5", RuleSet::Chinese) <= -MATE_BOUND);
     assert!(value_of(fen, moves, "e5f5", RuleSet::Asian) <= -MATE_BOUND);
@@ -81,7 +82,7 @@ fn finds_mates() {
 
 #[test]
 fn one_thread_is_deterministic_and_two_threads_agree_on_mates() {
-    let pos = Position::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1").unwrap();
+    let pos = Position::from_fen(reference_fen("pos2")).unwrap();
     let a = think(&pos, 9, 1);
     let b = think(&pos, 9, 1);
     assert_eq!((a.best, a.nodes, a.score), (b.best, b.nodes, b.score));
@@ -93,7 +94,7 @@ fn one_thread_is_deterministic_and_two_threads_agree_on_mates() {
 fn a_new_game_forgets_what_earlier_searches_learnt() {
     // Within a game the hash table and the histories carry over from move to move; `new_game` (ucinewgame,
     // UCCI's setoption newgame) wipes both, so the same search is repeated exactly.
-    let pos = Position::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1").unwrap();
+    let pos = Position::from_fen(reference_fen("pos2")).unwrap();
     let other = play(chuhan::START_FEN, "h2e2 h9g7");
     let shared = Shared::new(16);
     let limits = Limits { depth: Some(8), ..Limits::default() };

@@ -218,11 +218,6 @@ impl Position {
         set
     }
 
-    /// Whether a piece of `by` attacks `sq` in the position as it stands.
-    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        !(self.attackers_to(sq, &self.occ) & self.pieces_of(by)).is_empty()
-    }
-
     /// The enemy rooks, cannons and king on a line with the king of `color`: for each, its point, the pieces
     /// strictly between it and the king as a mask over that line, the line (bit `i` of the mask is point
     /// `base + i * step`), and whether it is a cannon.

@@ -13,6 +13,7 @@
 mod attacks;
 mod fen;
 mod movegen;
+pub mod perft;
 pub mod tables;
 mod zobrist;
 
@@ -280,11 +281,6 @@ impl Position {
     }
 
     #[inline]
-    pub fn color_occupancy(&self, color: Color) -> &Occupancy {
-        &self.color_occ[color.index()]
-    }
-
-    #[inline]
     pub fn key(&self) -> u64 {
         self.st.key
     }
@@ -332,12 +328,6 @@ impl Position {
     pub fn fullmove(&self) -> u32 {
         let black_first = (self.start_side == Color::Black) as u32;
         self.start_fullmove as u32 + (self.history.len() as u32 + black_first) / 2
-    }
-
-    /// The piece that `m` captures, if any.
-    #[inline]
-    pub fn captured_by(&self, m: Move) -> Option<Piece> {
-        self.piece_at(m.to())
     }
 
     #[inline]
@@ -505,30 +495,6 @@ impl Position {
     /// The move that led to the position after `ply` moves (`ply` ≥ 1).
     pub fn move_at(&self, ply: usize) -> Move {
         self.state_at(ply).last_move
-    }
-
-    /// The key the position would have after `m`, without playing it (for hash prefetching and cycle tests).
-    #[inline]
-    pub fn key_after(&self, m: Move) -> u64 {
-        let (from, to) = (m.from().index(), m.to().index());
-        let p = slot_piece(self.board[from]).index();
-        let mut key = self.st.key ^ KEYS.side ^ KEYS.piece[p][from] ^ KEYS.piece[p][to];
-        if self.board[to] != 0 {
-            key ^= KEYS.piece[slot_piece(self.board[to]).index()][to];
-        }
-        key
-    }
-
-    /// Forgets the move history (keeping the position), so that the next moves start a new reversible window.
-    pub fn clear_history(&mut self) {
-        self.start_fullmove = self.fullmove().min(u16::MAX as u32) as u16;
-        self.start_side = self.side;
-        self.history.clear();
-        self.rep_filter = [0; REP_FILTER_SIZE];
-        self.rep_filter[rep_bucket(self.st.key)] = 1;
-        self.st.last_move = Move::NULL;
-        self.st.captured = 0;
-        self.st.plies_from_null = 0;
     }
 
     /// A key of the kings and pawns alone (the slow-changing skeleton of a position), computed on demand from

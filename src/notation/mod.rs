@@ -214,8 +214,3 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, NotationError> {
     }
     parse_wxf(pos, t)
 }
-
-/// Writes a legal move in ICCS coordinates (same as `Display` for `Move`).
-pub fn to_iccs(m: Move) -> String {
-    m.to_string()
-}

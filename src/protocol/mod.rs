@@ -10,7 +10,7 @@ pub mod options;
 use crate::board::Position;
 use crate::notation::parse_iccs;
 use crate::rules::Rules;
-use crate::search::{self, is_mate_score, Info, Limits, Listener, SearchResult, Settings, Shared, MATE};
+use crate::search::{self, mate_moves, mate_plies, Info, Limits, Listener, SearchResult, Settings, Shared};
 use crate::time::{self, Clock};
 use crate::tt::Bound;
 use crate::types::{Color, Move};
@@ -56,19 +56,11 @@ enum Event {
 /// Scores as the dialect prints them: UCI `cp N` / `mate N` (moves), UCCI a bare integer with mates at
 /// ±(10000 − plies), as ElephantEye prints them.
 pub fn format_score(dialect: Dialect, score: i32) -> String {
-    if dialect == Dialect::Ucci {
-        if is_mate_score(score) {
-            let plies = MATE - score.abs();
-            return (score.signum() * (10000 - plies)).to_string();
-        }
-        return score.clamp(-9000, 9000).to_string();
-    }
-    if is_mate_score(score) {
-        let plies = MATE - score.abs();
-        let moves = if score > 0 { (plies + 1) / 2 } else { -(plies / 2) };
-        format!("mate {moves}")
-    } else {
-        format!("cp {score}")
+    match (dialect, mate_plies(score), mate_moves(score)) {
+        (Dialect::Ucci, Some(plies), _) => (score.signum() * (10000 - plies)).to_string(),
+        (Dialect::Ucci, None, _) => score.clamp(-9000, 9000).to_string(),
+        (_, _, Some(moves)) => format!("mate {moves}"),
+        _ => format!("cp {score}"),
     }
 }
 
@@ -354,7 +346,7 @@ impl Session {
             }
             "bench" => {
                 let depth = args.first().and_then(|d| d.parse().ok()).filter(|d| (1..=30).contains(d));
-                let (nodes, nps) = crate::tools::bench::run(depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH), false);
+                let (nodes, nps) = crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH), false);
                 self.out.line(&format!("Bench: {nodes} nodes {nps} nps"));
             }
             "quit" => {
@@ -440,7 +432,7 @@ impl Session {
             }
         };
         if let Some(depth) = g.perft {
-            crate::tools::perft::report(
+            crate::board::perft::report(
                 &self.pos,
                 depth,
                 self.options.threads,

@@ -70,15 +70,16 @@ fn parse_bool(v: &str) -> Option<bool> {
     }
 }
 
-fn parse_range<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
+/// `v` as a number in `range`; the error names the setting (`name`) and says what was wrong. One reading of
+/// numbers for the options and the command-line flags.
+pub fn parse_range<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
     name: &str,
     v: &str,
-    lo: T,
-    hi: T,
+    range: std::ops::RangeInclusive<T>,
 ) -> Result<T, String> {
     match v.trim().parse::<T>() {
-        Ok(n) if n >= lo && n <= hi => Ok(n),
-        Ok(_) => Err(format!("{name} value {} is out of range {lo}-{hi}", v.trim())),
+        Ok(n) if range.contains(&n) => Ok(n),
+        Ok(_) => Err(format!("{name} value {} is out of range {}-{}", v.trim(), range.start(), range.end())),
         Err(_) => Err(format!("{name} value '{}' is not a number", v.trim())),
     }
 }
@@ -100,7 +101,7 @@ impl Options {
             "hash" | "hashsize" => {
                 let v = need(name, value)?;
                 // UCCI: 0 means "choose for me".
-                let mb = if v == "0" { 16 } else { parse_range(name, v, 1, MAX_HASH_MB)? };
+                let mb = if v == "0" { 16 } else { parse_range(name, v, 1..=MAX_HASH_MB)? };
                 let changed = mb != self.hash_mb;
                 self.hash_mb = mb;
                 Ok(Change::Set { resize_hash: changed })
@@ -110,12 +111,12 @@ impl Options {
                 self.threads = if v == "0" {
                     std::thread::available_parallelism().map_or(1, |n| n.get())
                 } else {
-                    parse_range(name, v, 1, MAX_THREADS)?
+                    parse_range(name, v, 1..=MAX_THREADS)?
                 };
                 Ok(Change::Set { resize_hash: false })
             }
             "multipv" => {
-                self.multipv = parse_range(name, need(name, value)?, 1, 128)?;
+                self.multipv = parse_range(name, need(name, value)?, 1..=128)?;
                 Ok(Change::Set { resize_hash: false })
             }
             "ponder" => {
@@ -131,11 +132,11 @@ impl Options {
                 Ok(Change::Set { resize_hash: false })
             }
             "naturallimit" | "rule60" | "movelimit" => {
-                self.natural_limit_rounds = parse_range(name, need(name, value)?, 0, 1000)?;
+                self.natural_limit_rounds = parse_range(name, need(name, value)?, 0..=1000)?;
                 Ok(Change::Set { resize_hash: false })
             }
             "moveoverhead" => {
-                self.move_overhead = parse_range(name, need(name, value)?, 0, 5000)?;
+                self.move_overhead = parse_range(name, need(name, value)?, 0..=5000)?;
                 Ok(Change::Set { resize_hash: false })
             }
             "resign" => {
@@ -166,7 +167,7 @@ impl Options {
             #[cfg(feature = "spsa")]
             _ if crate::search::params::find(name).is_some() => {
                 let p = crate::search::params::find(name).expect("just found");
-                p.set(parse_range(name, need(name, value)?, p.min, p.max)?)?;
+                p.set(parse_range(name, need(name, value)?, p.min..=p.max)?)?;
                 Ok(Change::Set { resize_hash: false })
             }
             _ => Err(format!("unknown option '{name}'")),

@@ -1,8 +1,8 @@
-//! Move classification (SPEC §2): every move is 将 check, 杀 mate threat, 捉 chase or 闲 idle, in that order
+//! Move classification (rules.md §2): every move is 将 check, 杀 mate threat, 捉 chase or 闲 idle, in that order
 //! of precedence.
 //!
 //! A chase is computed as a difference of *chase sets*: `CH(X, S)` is the set of the opponent's pieces that
-//! side S could win if it were S's turn in X (conditions C1–C7 of SPEC §2.5), and a move S: P → P' chases iff
+//! side S could win if it were S's turn in X (conditions C1–C7 of rules.md §2.5), and a move S: P → P' chases iff
 //! `CH(P', S) \ CH(P, S)` is not empty (C8, novelty). Comparing whole positions catches every way a move can
 //! create a chase — the moved piece's own attacks, discovered lines, new cannon screens, cut protectors — with
 //! no special case for any of them. Pieces are followed by their slots, which stay with them while they move.
@@ -118,7 +118,7 @@ impl fmt::Display for Chased {
 /// Depth limits and switches of the classification.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClassifyOptions {
-    /// 杀: mate by checks within this many moves of the threatening side (SPEC §2.2, default 3; 0 = off).
+    /// 杀: mate by checks within this many moves of the threatening side (rules.md §2.2, default 3; 0 = off).
     pub kill_depth: u32,
     /// C1(b): chases through this many checks (0 = direct and exchange chases only; default 1).
     pub chase_check_depth: u32,
@@ -132,7 +132,7 @@ impl Default for ClassifyOptions {
     }
 }
 
-/// Value units of SPEC §2.3: only the sign of a balance is used.
+/// Value units of rules.md §2.3: only the sign of a balance is used.
 fn value(kind: PieceType) -> i32 {
     match kind {
         PieceType::Rook => 4,
@@ -372,7 +372,7 @@ pub fn chase_set(pos: &mut Position, opts: &ClassifyOptions) -> Vec<Chased> {
     set
 }
 
-/// Whether the side to move can force mate with checks only, within `depth` of its own moves (SPEC §2.2).
+/// Whether the side to move can force mate with checks only, within `depth` of its own moves (rules.md §2.2).
 pub fn mate_by_checks(pos: &mut Position, depth: u32) -> bool {
     if depth == 0 {
         return false;

@@ -1,6 +1,6 @@
 //! The referee: how a game ends under the Chinese rules (棋例), with a switch for the Asian (AXF) reading.
 //!
-//! Read `../shared/rules/SPEC.md` for the rules this implements and the clause numbers quoted here. A game is a
+//! Read `docs/rules.md` for the rules this implements and the clause numbers quoted here. A game is a
 //! [`Position`] with its move history (set up from a FEN, then played on); [`game_state`] judges its current
 //! position, [`judge_game`] plays a move list through and stops at the first ending.
 //!
@@ -61,13 +61,13 @@ pub struct Rules {
     pub repetitions: u32,
     /// Plies without a capture that draw (default 120 = 60 rounds; 0 = no limit).
     pub natural_limit: u32,
-    /// Checks each side may count towards the natural limit (default 10, SPEC §5.1).
+    /// Checks each side may count towards the natural limit (default 10, rules.md §5.1).
     pub counted_checks: u32,
     /// 杀 search depth in the threatening side's moves (default 3; 0 disables 杀).
     pub kill_depth: u32,
     /// Chases through checks (抽将): how many checks deep (default 1).
     pub chase_check_depth: u32,
-    /// Extra cycles granted before a forbidden-against-allowed verdict (SPEC §3.1; default 0). 长将 is
+    /// Extra cycles granted before a forbidden-against-allowed verdict (rules.md §3.1; default 0). 长将 is
     /// always judged at once.
     pub grace_cycles: u32,
 }
@@ -242,7 +242,7 @@ impl Verdict {
 
 /// Counts plies towards the natural limit from `initial`, given for each ply since the last capture whether
 /// it checked; the first mover is `first`. A side's checks beyond `counted_checks`, and the replies to them,
-/// are not counted (SPEC §5.1, applied to both sides alike; test N10).
+/// are not counted (rules.md §5.1, applied to both sides alike; test N10).
 pub fn count_limit_plies(
     initial: u32,
     first: Color,
@@ -278,7 +278,7 @@ pub fn natural_limit_count(pos: &Position, counted_checks: u32) -> u32 {
     count_limit_plies(initial, first, (start + 1..=now).map(|p| pos.state_at(p).in_check), counted_checks)
 }
 
-/// Whether neither side can possibly win (SPEC §5.2): only certain draws, never a false one.
+/// Whether neither side can possibly win (rules.md §5.2): only certain draws, never a false one.
 pub fn insufficient_material(pos: &Position) -> bool {
     use PieceType::*;
     let n = |c: Color, k: PieceType| pos.count(c, k);
@@ -309,7 +309,7 @@ pub fn insufficient_material(pos: &Position) -> bool {
 
 /// Each side's category over the cycles between the consecutive occurrences `last` (plies, oldest first, the
 /// current ply last): the mildest it has in any of them, since a side is held to a forbidden category only if
-/// every cycle shows it (SPEC §3.2). Also returns the last cycle's judgement when it was judged afresh.
+/// every cycle shows it (rules.md §3.2). Also returns the last cycle's judgement when it was judged afresh.
 fn combined_categories(pos: &Position, rules: &Rules, last: &[usize]) -> ([Category; 2], Option<CycleJudgement>) {
     // Identical move sequences need judging once.
     let mut categories = [Category::PerpetualCheck; 2];

@@ -1,11 +1,11 @@
-//! Repeated positions (SPEC §3): finding them, labelling the cycle, each side's category, the verdict.
+//! Repeated positions (rules.md §3): finding them, labelling the cycle, each side's category, the verdict.
 
 use super::classify::{classify, ClassifyOptions, Label};
 use super::{RuleSet, Rules};
 use crate::board::Position;
 use crate::types::{Color, Move};
 
-/// What one side did throughout a cycle (SPEC §3.3).
+/// What one side did throughout a cycle (rules.md §3.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Category {
     /// 允许: at least one idle move (数将一闲, 长兑, 长拦, 长闲 …), or in Asian rules anything but the two below.
@@ -184,7 +184,7 @@ fn judge_labelled(pos: &Position, from: usize, rules: &Rules, mut moves: Vec<Lab
     CycleJudgement { from, moves, categories: cats, pawns_counted: pawns }
 }
 
-/// The verdict table (SPEC §3.4): `Some(color)` of the side that loses, `None` for a draw.
+/// The verdict table (rules.md §3.4): `Some(color)` of the side that loses, `None` for a draw.
 pub fn loser(categories: [Category; 2]) -> Option<Color> {
     use Category::*;
     match (categories[0], categories[1]) {

@@ -3,7 +3,7 @@
 
 use super::params;
 use crate::board::Position;
-use crate::types::{Move, Piece};
+use crate::types::{Color, Move, Piece};
 
 pub const MAX_HISTORY: i32 = 16384;
 
@@ -102,6 +102,14 @@ impl Histories {
         let bonus = (diff * depth / params::correction_update_div()).clamp(-CORRECTION_LIMIT / 4, CORRECTION_LIMIT / 4);
         gravity(&mut self.correction_pawn[at.side][at.pawn], bonus, CORRECTION_LIMIT);
         gravity(&mut self.correction_material[at.side][at.material], bonus, CORRECTION_LIMIT);
+    }
+
+    /// A quiet move's history: butterfly plus the continuation tables of the last two moves (`cont`), for
+    /// ordering and for pruning and reductions alike.
+    #[inline]
+    pub fn quiet(&self, side: Color, piece: Option<Piece>, m: Move, cont: [&PieceTo; 2]) -> i32 {
+        let (p, t) = (piece.map_or(0, |p| p.index()), m.to().index());
+        self.butterfly[side.index()][m.from().index()][t] as i32 + cont[0][p][t] as i32 + cont[1][p][t] as i32
     }
 
     /// Index of the continuation table that follows a move of `piece` to `to` (the last one: no move).

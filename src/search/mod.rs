@@ -1,7 +1,7 @@
 //! The search: iterative deepening with aspiration windows over a principal-variation alpha-beta, a
 //! quiescence search, the shared transposition table, and Lazy SMP threads.
 //!
-//! The rules of the game are part of the search (SPEC §4): a repeated position inside the tree is judged by the
+//! The rules of the game are part of the search (rules.md §4): a repeated position inside the tree is judged by the
 //! referee, the natural move limit and insufficient material are draws, and a side with no legal move has lost.
 
 pub mod history;
@@ -39,6 +39,17 @@ pub const fn mated_in(ply: usize) -> i32 {
 
 pub fn is_mate_score(score: i32) -> bool {
     score.abs() >= MATE_BOUND
+}
+
+/// For a mate score, the plies to the mate; `None` for other scores.
+pub fn mate_plies(score: i32) -> Option<i32> {
+    is_mate_score(score).then(|| MATE - score.abs())
+}
+
+/// For a mate score, the moves to mate as UCI and people count them: `n` when the side to move mates in `n`,
+/// `-n` when it is mated in `n`; `None` for other scores.
+pub fn mate_moves(score: i32) -> Option<i32> {
+    mate_plies(score).map(|plies| if score > 0 { (plies + 1) / 2 } else { -(plies / 2) })
 }
 
 /// Mate scores are stored relative to the node, not the root.
@@ -347,10 +358,14 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         }
     }
 
+    /// The continuation tables' indices of the moves one and two plies before `ply`.
+    fn cont_indices(&self, ply: usize) -> [usize; 2] {
+        let before = |back: usize| ply.checked_sub(back).map_or(Histories::cont_index(None, 0), |p| self.stack[p].cont);
+        [before(1), before(2)]
+    }
+
     fn cont_tables(&self, ply: usize) -> [&PieceTo; 2] {
-        let c1 = if ply >= 1 { self.stack[ply - 1].cont } else { Histories::cont_index(None, 0) };
-        let c2 = if ply >= 2 { self.stack[ply - 2].cont } else { Histories::cont_index(None, 0) };
-        [&self.hist.continuation[c1], &self.hist.continuation[c2]]
+        self.cont_indices(ply).map(|c| &self.hist.continuation[c])
     }
 
     /// The rules at an interior node: natural limit, repetition. May tighten the window; returns a score when
@@ -381,7 +396,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             (Outcome::Win, true) => Some(mate_in(ply)),
             (Outcome::Loss, true) => Some(mated_in(ply)),
             // A two-fold inside the tree is not final: the offender may still leave the cycle earlier. It
-            // only bounds the node (SPEC §4.4).
+            // only bounds the node (rules.md §4).
             (Outcome::Win, false) => {
                 *alpha = (*alpha).max(-1);
                 (*alpha >= *beta).then_some(*alpha)
@@ -632,14 +647,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             let capture = self.pos.is_capture(m);
             let gives_check = self.pos.gives_check(m);
             let piece = self.pos.piece_at(m.from());
-            let hist_score = if capture {
-                0
-            } else {
-                let p = piece.map_or(0, |p| p.index());
-                let t = m.to().index();
-                let [c1, c2] = self.cont_tables(ply);
-                self.hist.butterfly[us.index()][m.from().index()][t] as i32 + c1[p][t] as i32 + c2[p][t] as i32
-            };
+            let hist_score = if capture { 0 } else { self.hist.quiet(us, piece, m, self.cont_tables(ply)) };
 
             // Shallow-depth pruning, once a move has saved us from being mated.
             if self.settings.pruning && best > -MATE_BOUND && has_attackers(&self.pos, us) {
@@ -783,8 +791,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let bonus = history::bonus(depth);
         let us = self.pos.side_to_move().index();
         let piece_of = |pos: &Position, m: Move| pos.piece_at(m.from()).map_or(0, |p| p.index());
-        let c1 = if ply >= 1 { self.stack[ply - 1].cont } else { Histories::cont_index(None, 0) };
-        let c2 = if ply >= 2 { self.stack[ply - 2].cont } else { Histories::cont_index(None, 0) };
+        let [c1, c2] = self.cont_indices(ply);
         if self.pos.is_capture(best) {
             let victim = self.pos.piece_at(best.to()).map_or(0, |p| p.kind().index());
             history::update(&mut self.hist.capture[piece_of(&self.pos, best)][best.to().index()][victim], bonus);

@@ -81,10 +81,6 @@ impl MovePicker {
         mp
     }
 
-    pub fn tt_move(&self) -> Move {
-        self.tt_move
-    }
-
     fn pick_best(&mut self) -> Option<Move> {
         if self.next >= self.list.len() {
             return None;
@@ -166,14 +162,10 @@ impl MovePicker {
                     }
                     self.list.clear();
                     pos.generate(GenType::Quiets, &mut self.list);
-                    let side = pos.side_to_move().index();
+                    let side = pos.side_to_move();
                     self.scores.clear();
                     for &m in self.list.iter() {
-                        let (f, t) = (m.from().index(), m.to().index());
-                        let p = pos.piece_at(m.from()).map_or(0, |p| p.index());
-                        self.scores.push(
-                            cx.hist.butterfly[side][f][t] as i32 + cx.cont[0][p][t] as i32 + cx.cont[1][p][t] as i32,
-                        );
+                        self.scores.push(cx.hist.quiet(side, pos.piece_at(m.from()), m, cx.cont));
                     }
                     self.next = 0;
                     self.stage = Stage::Quiets;
@@ -226,6 +218,7 @@ impl MovePicker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::perft::reference_fen;
     use crate::search::history::Histories;
 
     /// One fixed order for comparing move lists.
@@ -252,14 +245,7 @@ mod tests {
     /// The positions are two plies around perft positions chosen for pins, cannon screens and checks.
     #[test]
     fn the_picker_hands_out_exactly_the_legal_moves() {
-        let fens = [
-            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
-            "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
-            "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w - - 0 1",
-            "C1nNk4/9/9/9/9/9/n1pp5/B3C4/9/3A1K3 w - - 0 1",
-            "1C2ka3/9/C1Nab1n2/p3p3p/6p2/9/P3P3P/3AB4/3p2c2/c1BAK4 w - - 0 1",
-            "CnN1k1b2/c3a4/4ba3/9/2nr5/9/9/4C4/4A4/4KA3 w - - 0 1",
-        ];
+        let fens = ["pos2", "pos3", "pos5", "pos7", "pos10", "pos11"].map(reference_fen);
         let hist = Histories::default();
         let mut positions = 0;
         for fen in fens {

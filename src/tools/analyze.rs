@@ -3,7 +3,7 @@
 use super::cli::{position_from_args, Args};
 use crate::board::Position;
 use crate::notation::{to_chinese, Script};
-use crate::search::{self, is_mate_score, Info, Limits, Listener, Settings, Shared, MATE};
+use crate::search::{self, mate_moves, Info, Limits, Listener, Settings, Shared};
 use crate::time;
 use crate::tt::Bound;
 use crate::types::{Color, Move, Square};
@@ -47,15 +47,10 @@ pub fn diagram(pos: &Position, colour: bool) -> String {
 
 /// A score for people: `+1.25` (pawns, from the side to move), `mate in 3`, `mated in 2`.
 pub fn human_score(score: i32) -> String {
-    if is_mate_score(score) {
-        let plies = MATE - score.abs();
-        if score > 0 {
-            format!("mate in {}", (plies + 1) / 2)
-        } else {
-            format!("mated in {}", plies / 2)
-        }
-    } else {
-        format!("{:+.2}", score as f64 / 100.0)
+    match mate_moves(score) {
+        Some(n) if score > 0 => format!("mate in {n}"),
+        Some(n) => format!("mated in {}", -n),
+        None => format!("{:+.2}", score as f64 / 100.0),
     }
 }
 

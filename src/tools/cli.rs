@@ -61,10 +61,7 @@ impl Args {
     {
         match self.value(name) {
             None => Ok(default),
-            Some(v) => match v.trim().parse::<T>() {
-                Ok(n) if range.contains(&n) => Ok(n),
-                _ => Err(format!("--{name} expects a number from {} to {}, got '{v}'", range.start(), range.end())),
-            },
+            Some(v) => crate::protocol::options::parse_range(&format!("--{name}"), &v, range),
         }
     }
 }
@@ -100,7 +97,7 @@ pub fn perft(argv: &[String]) -> Result<(), String> {
     let pos = position_from_args(&args)?;
     let start = Instant::now();
     let stdout = std::io::stdout();
-    let nodes = super::perft::report(&pos, depth, threads, args.has("divide"), &mut stdout.lock());
+    let nodes = crate::board::perft::report(&pos, depth, threads, args.has("divide"), &mut stdout.lock());
     let secs = start.elapsed().as_secs_f64();
     let _ = writeln!(
         std::io::stderr(),

@@ -8,6 +8,5 @@ pub mod datagen;
 pub mod json;
 pub mod judge;
 pub mod params;
-pub mod perft;
 pub mod pgn;
 pub mod tune;

@@ -2,9 +2,11 @@
 //!
 //! Reading is lenient in the ways real files need: comments `{…}` and `;…`, variations `(…)`, NAGs `$n`,
 //! move numbers `12.` and `12...`, result tokens, moves written `H2-E2`, full-width digits. Each game is its
-//! tags and its move texts; the moves are checked when they are played.
+//! tags and its move texts; the moves are checked when they are played. Writing gives what xiangqi tools
+//! read: the tags as given, moves in ICCS `H2-E2` numbered from the start position, lines under 80 columns.
 
 use crate::board::Position;
+use crate::types::{Color, Move};
 
 /// One game from a PGN file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -66,7 +68,10 @@ pub fn parse(text: &str) -> Vec<PgnGame> {
             }
             let inner = &line[1..line.len() - 1];
             let (key, value) = inner.split_once(char::is_whitespace).unwrap_or((inner, ""));
-            let value = value.trim().trim_matches('"').replace("\\\"", "\"");
+            let value = value.trim();
+            // One quote off each end (an escaped quote may end the value: `"Say \"hi\""`).
+            let value = value.strip_prefix('"').unwrap_or(value);
+            let value = value.strip_suffix('"').unwrap_or(value).replace("\\\"", "\"");
             game.tags.push((key.to_string(), value));
             continue;
         }
@@ -90,7 +95,8 @@ pub fn parse(text: &str) -> Vec<PgnGame> {
         }
         for tok in clean.split_whitespace() {
             let tok = strip_number(tok);
-            if tok.is_empty() || tok.starts_with('$') {
+            // `12. ...` writes the dots apart from the number: they are no move.
+            if tok.is_empty() || tok.starts_with('$') || tok.chars().all(|c| matches!(c, '.' | '…' | '。')) {
                 continue;
             }
             in_moves = true;
@@ -107,6 +113,63 @@ pub fn parse(text: &str) -> Vec<PgnGame> {
         games.push(game);
     }
     games
+}
+
+/// Writes one game: `tags` in order (the caller includes `FEN` for a set-up start and `Result`), then the
+/// moves from `start` in ICCS, each followed by its note as a `{comment}` when it has a non-empty one, then
+/// `result`. Ends with a blank line, so that games can be appended to one file.
+pub fn write(tags: &[(&str, String)], start: &Position, moves: &[Move], notes: &[String], result: &str) -> String {
+    let mut s = String::new();
+    for (k, v) in tags {
+        s.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "\\\"")));
+    }
+    s.push('\n');
+    let mut fullmove = start.fullmove();
+    let mut black = start.side_to_move() == Color::Black;
+    let mut line = String::new();
+    if black && !moves.is_empty() {
+        line.push_str(&format!("{fullmove}. ... "));
+    }
+    for (i, m) in moves.iter().enumerate() {
+        if !black {
+            line.push_str(&format!("{fullmove}. "));
+        }
+        line.push_str(&format!("{}-{}", m.from().to_string().to_uppercase(), m.to().to_string().to_uppercase()));
+        if let Some(note) = notes.get(i).filter(|n| !n.is_empty()) {
+            line.push_str(&format!(" {{{note}}}"));
+        }
+        line.push(' ');
+        if black {
+            fullmove += 1;
+        }
+        black = !black;
+        if line.len() > 72 {
+            s.push_str(line.trim_end());
+            s.push('\n');
+            line.clear();
+        }
+    }
+    line.push_str(result);
+    s.push_str(&line);
+    s.push_str("\n\n");
+    s
+}
+
+/// Today's date as PGN writes it (`2026.12.02`, UTC).
+pub fn today() -> String {
+    let days =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86400) as i64;
+    // Civil from days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + (m <= 2) as i64;
+    format!("{y:04}.{m:02}.{d:02}")
 }
 
 #[cfg(test)]
@@ -126,6 +189,33 @@ mod tests {
         assert!(games[0].start().is_ok());
         assert_eq!(games[1].moves, ["炮二平五", "马８进７"]);
         assert_eq!(games[1].start().unwrap(), Position::startpos());
+    }
+
+    /// What the writer writes, the reader reads back: tags, moves (Black to move first), notes dropped.
+    #[test]
+    fn write_then_read() {
+        let start = Position::from_fen("4k4/9/c8/9/9/9/9/9/1R7/3K5 b - - 0 7").unwrap();
+        let moves: Vec<Move> = ["a7b7", "b1a1", "b7a7", "a1b1"].iter().map(|m| m.parse().unwrap()).collect();
+        let notes = vec!["+0.35/12 0.245s".to_string(), String::new()];
+        let tags = vec![("Event", "Say \"hi\"".to_string()), ("FEN", start.to_fen()), ("Result", "*".into())];
+        let text = write(&tags, &start, &moves, &notes, "*");
+        assert_eq!(
+            text,
+            "[Event \"Say \\\"hi\\\"\"]\n[FEN \"4k4/9/c8/9/9/9/9/9/1R7/3K5 b - - 0 7\"]\n[Result \"*\"]\n\n\
+             7. ... A7-B7 {+0.35/12 0.245s} 8. B1-A1 B7-A7 9. A1-B1 *\n\n"
+        );
+        let games = parse(&text);
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].tag("Event"), Some("Say \"hi\""));
+        assert_eq!(games[0].moves, ["A7-B7", "B1-A1", "B7-A7", "A1-B1"]);
+        assert_eq!(games[0].start().unwrap(), start);
+    }
+
+    #[test]
+    fn dates() {
+        let d = today();
+        assert_eq!(d.len(), 10);
+        assert!(d.starts_with("20"));
     }
 
     #[test]

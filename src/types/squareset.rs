@@ -14,11 +14,6 @@ impl SquareSet {
     pub const ALL: SquareSet = SquareSet(ALL_BITS);
 
     #[inline]
-    pub const fn from_square(sq: Square) -> SquareSet {
-        SquareSet(1u128 << sq.index())
-    }
-
-    #[inline]
     pub const fn bits(self) -> u128 {
         self.0
     }

@@ -638,11 +638,12 @@ pub fn report(pos: &Position) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::perft::reference_fen;
 
     /// The tuner's view of the evaluation gives the same number as the evaluation.
     #[test]
     fn trace_matches_evaluate() {
-        let pos = Position::from_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1").unwrap();
+        let pos = Position::from_fen(reference_fen("pos2")).unwrap();
         let t = trace(&pos).unwrap();
         let mut total = Score::default();
         for &(i, n) in &t.features {
@@ -655,7 +656,7 @@ mod tests {
     /// The attack maps agree with the board's own attack test on every occupied point, kind by kind.
     #[test]
     fn attack_maps_match_the_board() {
-        for fen in crate::tools::bench::POSITIONS {
+        for fen in crate::bench::positions() {
             let pos = Position::from_fen(fen).unwrap();
             for color in Color::ALL {
                 let a = attacks(&pos, color);
@@ -679,7 +680,7 @@ mod tests {
     /// The gated-jump tables give what testing each leg or eye gives, from every point of every bench position.
     #[test]
     fn gated_jumps_match_the_steps() {
-        for fen in crate::tools::bench::POSITIONS {
+        for fen in crate::bench::positions() {
             let pos = Position::from_fen(fen).unwrap();
             for sq in 0..90 {
                 let naive = |steps: &mut dyn Iterator<Item = (u8, u8)>| {
@@ -710,7 +711,7 @@ mod tests {
     #[test]
     fn imbalance_matches_trace() {
         for fen in [
-            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+            reference_fen("pos2"),
             "3akab2/9/4b4/p3p3p/2p6/6P2/P3P3P/4B4/4A4/2BAK3R b - - 0 1",
             "2bak4/4a4/4b4/9/9/2R6/9/9/4A4/4KA3 w - - 0 1",
         ] {

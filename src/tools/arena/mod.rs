@@ -12,6 +12,7 @@ pub mod stats;
 
 use super::cli::Args;
 use super::json::Json;
+use super::pgn;
 use crate::board::Position;
 use crate::rules::{game_state, GameResult, Reason, Rules};
 use crate::types::{Color, Move};
@@ -336,71 +337,29 @@ fn move_note(score: Option<i32>, depth: Option<i32>, elapsed: Duration) -> Strin
     format!("{score}{depth}{sep}{:.3}s", elapsed.as_secs_f64())
 }
 
-/// Today's date as PGN writes it.
-fn pgn_date() -> String {
-    let days =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86400) as i64;
-    // Civil from days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + (m <= 2) as i64;
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// A game in PGN: standard xiangqi tags, moves in ICCS (`H2-E2`).
+/// A game in PGN: standard xiangqi tags, moves in ICCS (`H2-E2`), each move's note as a comment.
 pub fn to_pgn(g: &GameRecord, cfg: &Config, date: &str) -> String {
     let names = [&cfg.engines[0].name, &cfg.engines[1].name];
     let (red, black) = (names[g.red], names[1 - g.red]);
-    let mut s = String::new();
-    s.push_str(&format!("[Event \"{}\"]\n[Site \"?\"]\n[Date \"{date}\"]\n[Round \"{}\"]\n", cfg.event, g.index + 1));
-    s.push_str(&format!("[Red \"{red}\"]\n[Black \"{black}\"]\n[Result \"{}\"]\n", g.result.pgn()));
+    let mut tags: Vec<(&str, String)> = vec![
+        ("Event", cfg.event.clone()),
+        ("Site", "?".into()),
+        ("Date", date.into()),
+        ("Round", (g.index + 1).to_string()),
+        ("Red", red.clone()),
+        ("Black", black.clone()),
+        ("Result", g.result.pgn().into()),
+    ];
     if g.fen != crate::board::START_FEN {
-        s.push_str(&format!("[FEN \"{}\"]\n", g.fen));
+        tags.push(("FEN", g.fen.clone()));
     }
-    s.push_str("[Format \"ICCS\"]\n");
+    tags.push(("Format", "ICCS".into()));
     if let Some(tc) = cfg.tc {
-        s.push_str(&format!("[TimeControl \"{}\"]\n", tc.pgn()));
+        tags.push(("TimeControl", tc.pgn()));
     }
-    s.push_str(&format!("[Termination \"{}\"]\n\n", g.reason));
+    tags.push(("Termination", g.reason.to_string()));
     let pos = Position::from_fen(&g.fen).expect("game FENs are valid");
-    let mut fullmove = pos.fullmove();
-    let mut black = pos.side_to_move() == Color::Black;
-    let mut line = String::new();
-    let mut body = String::new();
-    if black && !g.moves.is_empty() {
-        line.push_str(&format!("{fullmove}. ... "));
-    }
-    for (i, m) in g.moves.iter().enumerate() {
-        let mut text = format!("{}-{}", m.from().to_string().to_uppercase(), m.to().to_string().to_uppercase());
-        if let Some(note) = g.notes.get(i).filter(|n| !n.is_empty()) {
-            text.push_str(&format!(" {{{note}}}"));
-        }
-        if !black {
-            line.push_str(&format!("{fullmove}. "));
-        }
-        line.push_str(&text);
-        line.push(' ');
-        if black {
-            fullmove += 1;
-        }
-        black = !black;
-        if line.len() > 72 {
-            body.push_str(line.trim_end());
-            body.push('\n');
-            line.clear();
-        }
-    }
-    line.push_str(g.result.pgn());
-    body.push_str(&line);
-    s.push_str(&body);
-    s.push_str("\n\n");
-    s
+    pgn::write(&tags, &pos, &g.moves, &g.notes, g.result.pgn())
 }
 
 /// Collected results.
@@ -571,7 +530,7 @@ pub fn run_match(cfg: &Config) -> Result<Tally, String> {
     for spec in &cfg.engines {
         Engine::start(spec)?.quit();
     }
-    let date = pgn_date();
+    let date = pgn::today();
     let mut pgn = match &cfg.pgn {
         Some(path) => Some(std::fs::File::create(path).map_err(|e| format!("cannot write '{path}': {e}"))?),
         None => None,
@@ -827,12 +786,5 @@ mod tests {
         assert_eq!(move_note(Some(100_000), Some(9), ms(10)), "+M/9 0.010s");
         assert_eq!(move_note(Some(-100_000), Some(1), ms(10)), "-M/1 0.010s");
         assert_eq!(move_note(None, None, ms(7)), "0.007s");
-    }
-
-    #[test]
-    fn dates() {
-        let d = pgn_date();
-        assert_eq!(d.len(), 10);
-        assert!(d.starts_with("20"));
     }
 }
