@@ -8,8 +8,8 @@
 //! score the search gave the position (the evaluation's internal units), which the tuner can blend in as a
 //! less noisy target than a result shared by a whole game.
 
-use super::arena::openings;
 use super::cli::Args;
+use super::openings;
 use crate::rules::{game_state, GameResult, Rules};
 use crate::search::{search, Limits, Settings, Shared, Silent};
 use crate::types::{Color, Move};

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod datagen;
 pub mod json;
 pub mod judge;
+pub mod openings;
 pub mod params;
 pub mod pgn;
 pub mod tune;

@@ -7,17 +7,16 @@
 //! JSON, and stops the match as soon as an SPRT decides.
 
 pub mod engine;
-pub mod openings;
 pub mod stats;
 
 use super::cli::Args;
 use super::json::Json;
+use super::openings::{self, Opening};
 use super::pgn;
 use crate::board::Position;
 use crate::rules::{game_state, GameResult, Reason, Rules};
 use crate::types::{Color, Move};
 use engine::{Engine, EngineSpec, Failure, GoParams, Proto};
-use openings::Opening;
 use stats::{Decision, Sprt, Tally};
 use std::collections::HashMap;
 use std::io::Write;

@@ -1,4 +1,5 @@
-//! Openings for matches: a built-in suite of common, balanced short lines, and files of FENs or move lists.
+//! Openings for matches and self-play data: a built-in suite of common, balanced short lines, and files of FENs
+//! or move lists.
 
 use crate::board::Position;
 use crate::notation::parse_move;
