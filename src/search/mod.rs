@@ -719,8 +719,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 let mut r = 0;
                 if self.settings.pruning && depth >= params::lmr_min_depth() && (!capture || !PV) {
                     r = self.lmr.get(depth, move_count);
-                    r += (!PV) as i32 + cut as i32;
-                    r -= improving as i32 + gives_check as i32;
+                    r += (!PV) as i32 * params::lmr_non_pv() + cut as i32 * params::lmr_cut_node();
+                    r -= improving as i32 * params::lmr_improving() + gives_check as i32 * params::lmr_check();
                     r -= hist_score / params::lmr_history_div();
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -887,11 +887,11 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 // Whether SEE ≥ 1 is already known (then SEE ≥ 0 needs no second exchange).
                 let mut wins = false;
                 if !in_check && !self.pos.gives_check(m) && (prev.is_null() || m.to() != prev.to()) {
-                    if move_count > 2 {
+                    if move_count > params::qs_captures() {
                         continue;
                     }
                     // SEE values are on a rook = 900 scale, the evaluation's about twice that.
-                    let gain = 2 * self.pos.piece_at(m.to()).map_or(0, |p| p.kind().see_value());
+                    let gain = params::qs_see_scale() * self.pos.piece_at(m.to()).map_or(0, |p| p.kind().see_value());
                     if futility_base + gain <= alpha {
                         best = best.max(futility_base + gain);
                         continue;
@@ -908,7 +908,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     continue;
                 }
                 // Two quiet evasions are enough once one has saved us from mate.
-                if quiet_evasions > 1 {
+                if quiet_evasions >= params::qs_quiet_evasions() {
                     break;
                 }
             }
@@ -957,7 +957,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             if i == self.pv_idx {
                 v = -self.search::<true>(-beta, -alpha, depth - 1, 1, false);
             } else {
-                let late = depth >= params::root_reduction_depth() && i >= self.pv_idx + 4;
+                let late = depth >= params::root_reduction_depth()
+                    && i >= self.pv_idx + params::root_reduction_moves() as usize;
                 let r = if late && !self.pos.in_check() { 1 } else { 0 };
                 v = -self.search::<false>(-alpha - 1, -alpha, depth - 1 - r, 1, true);
                 if v > alpha && r > 0 {
@@ -1066,7 +1067,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     } else {
                         break;
                     }
-                    delta += delta / 2;
+                    delta += delta * params::aspiration_growth() / 100;
                 }
                 if self.stopped {
                     break;
@@ -1111,7 +1112,10 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 let drop_since_iter = params::tm_falling_iter() as f64 * (iter_values[iter_idx] as f64 - score);
                 let falling = ((params::tm_falling_base() as f64 + drop_since_search + drop_since_iter)
                     / params::tm_falling_div() as f64)
-                    .clamp(0.5, 1.5);
+                    .clamp(
+                        params::ratio(params::tm_falling_min(), 1000.0),
+                        params::ratio(params::tm_falling_max(), 1000.0),
+                    );
                 let time_reduction = params::ratio(
                     if last_best_depth + params::tm_stable_depth() < depth {
                         params::tm_stable_factor()

@@ -103,8 +103,18 @@ params! {
     lmr_min_depth: 3, 1..=6;
     /// A quiet move's history shortens its reduction by one ply per this much.
     lmr_history_div: 10000, 2000..=30000;
+    /// LMR: extra reduction at non-PV nodes.
+    lmr_non_pv: 1, 0..=3;
+    /// LMR: extra reduction at expected cut nodes.
+    lmr_cut_node: 1, 0..=3;
+    /// LMR: less reduction when the static evaluation improves.
+    lmr_improving: 1, 0..=3;
+    /// LMR: less reduction for checking moves.
+    lmr_check: 1, 0..=3;
     /// Root moves after the first few are reduced a ply from this depth on.
     root_reduction_depth: 4, 2..=10;
+    /// Root moves from this one on (counted after the principal line's) are reduced.
+    root_reduction_moves: 4, 1..=12;
     // ----- Node pruning ------------------------------------------------------------------------------------
     /// Razoring: only at or below this depth.
     razor_depth: 3, 1..=6;
@@ -167,11 +177,19 @@ params! {
     // ----- Quiescence -------------------------------------------------------------------------------------
     /// Quiescence futility: a capture must be able to lift stand-pat + this to alpha.
     qs_futility: 100, 0..=400;
+    /// Quiescence: past this many captures, only checks and recaptures are searched.
+    qs_captures: 2, 0..=8;
+    /// Quiescence: a capture's futility gain is its victim's SEE value times this (SEE counts a rook 900).
+    qs_see_scale: 2, 1..=4;
+    /// Quiescence in check: stop after this many quiet evasions once one saved us from mate.
+    qs_quiet_evasions: 2, 1..=6;
     // ----- Aspiration windows -----------------------------------------------------------------------------
     /// Aspiration windows from this depth on.
     aspiration_depth: 4, 2..=10;
     /// Initial aspiration half-width.
     aspiration_delta: 30, 5..=150;
+    /// Aspiration: the window grows by this percentage after each fail.
+    aspiration_growth: 50, 10..=200;
     // ----- Histories --------------------------------------------------------------------------------------
     /// History bonus for a cut-off: min(mul × depth − sub, max).
     history_bonus_mul: 170, 50..=400;
@@ -196,6 +214,10 @@ params! {
     tm_falling_iter: 6, 0..=20;
     /// Falling-score factor: divisor.
     tm_falling_div: 694, 200..=2000;
+    /// Falling-score factor: lower bound ×1000.
+    tm_falling_min: 500, 200..=1000;
+    /// Falling-score factor: upper bound ×1000.
+    tm_falling_max: 1500, 1000..=3000;
     /// Best move stable for more than this many iterations: time shrinks.
     tm_stable_depth: 8, 2..=16;
     /// Time-reduction factor ×1000 while the best move is stable.
@@ -292,7 +314,7 @@ mod tests {
             assert!(ALL[..i].iter().all(|q| !q.name.eq_ignore_ascii_case(p.name)), "{} twice", p.name);
             assert!(!p.doc.is_empty());
         }
-        assert!(ALL.len() >= 60, "{}", ALL.len());
+        assert!(ALL.len() >= 70, "{}", ALL.len());
         assert_eq!(find("LMR_BASE").map(|p| p.default), Some(80));
         assert!(find("nonesuch").is_none());
     }
