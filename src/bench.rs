@@ -44,8 +44,10 @@ pub fn positions() -> Vec<&'static str> {
 }
 
 /// Runs the bench; returns (nodes, nodes per second of search time). `report` prints one line per position.
-/// The hash table and the histories are cleared before each position, so every search starts alike.
-pub fn run(depth: i32, report: bool) -> (u64, u64) {
+/// The hash table and the histories are cleared before each position, so every search starts alike. Only
+/// `settings`' evaluation is used (the signature is one thread, default settings otherwise).
+pub fn run(depth: i32, report: bool, settings: &Settings) -> (u64, u64) {
+    let settings = Settings { eval: settings.eval, network: settings.network.clone(), ..Settings::default() };
     let mut total = 0u64;
     let mut elapsed = 0.0;
     let shared = Shared::new(16);
@@ -56,7 +58,7 @@ pub fn run(depth: i32, report: bool) -> (u64, u64) {
         shared.stop.store(false, std::sync::atomic::Ordering::Relaxed);
         let limits = Limits { depth: Some(depth), ..Limits::default() };
         let start = Instant::now();
-        let result = search(&pos, &limits, &Settings::default(), &shared, &Silent);
+        let result = search(&pos, &limits, &settings, &shared, &Silent);
         elapsed += start.elapsed().as_secs_f64();
         total += result.nodes;
         if report {

@@ -5,6 +5,7 @@
 //! - `board`: the position, make/unmake, legal move generation, attacks, FEN, perft;
 //! - `rules`: the game's end (mate, stalemate, natural limit, material) and the repetition referee;
 //! - `eval`: the evaluations behind the search's `Evaluator` interface (the handcrafted one in `eval::hce`);
+//! - `nnue`: the evaluation network (inference, accumulators, the network file, SIMD);
 //! - `search`: iterative deepening, alpha-beta, quiescence, move ordering, histories, tunable parameters;
 //! - `tt`: the shared transposition table; `time`: the time manager;
 //! - `notation`: moves for people (ICCS, Chinese, WXF);
@@ -13,12 +14,14 @@
 //! `tools` holds the command-line utilities (`perft`, `judge`, `analyze`, `match`, `datagen`, `tune`, …). They
 //! build on the core; nothing in the core imports them.
 
-// One `unsafe` block in the whole crate: the cache prefetch in `tt.rs`, with its proof beside it.
+// `unsafe` lives in two places, each block with its proof beside it: the cache prefetch in `tt.rs`, and the
+// network's AVX2 loops in `nnue/simd.rs` (checked bit for bit against the portable ones by a test).
 #![deny(unsafe_code)]
 
 pub mod bench;
 pub mod board;
 pub mod eval;
+pub mod nnue;
 pub mod notation;
 pub mod protocol;
 pub mod rules;

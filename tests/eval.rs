@@ -5,9 +5,11 @@ mod common;
 
 use chuhan::eval::hce::{self, evaluate};
 use chuhan::eval::Evaluator;
+use chuhan::nnue::{self, simd::Backend, Network};
 use chuhan::Position;
 use common::referee::{flip_colors, mirror_files};
 use rand::Rng;
+use std::sync::Arc;
 
 #[test]
 fn colour_and_mirror_symmetry() {
@@ -24,11 +26,11 @@ fn colour_and_mirror_symmetry() {
 /// Drives an evaluation through the search's interface along a random path (moves, null moves, take-backs)
 /// and checks every answer against `full`, the evaluation computed from scratch. Any evaluation with state
 /// kept move by move must pass this.
-fn incremental_matches_full<E: Evaluator + Default>(full: impl Fn(&Position) -> i32) {
+fn incremental_matches_full<E: Evaluator>(new: impl Fn() -> E, full: impl Fn(&Position) -> i32) {
     let mut rng = common::rng(7);
     for start in common::starts() {
         let mut pos = Position::from_fen(start).unwrap();
-        let mut eval = E::default();
+        let mut eval = new();
         eval.refresh(&pos);
         // What was pushed, so that pops undo the right kind of move.
         let mut path: Vec<bool> = Vec::new();
@@ -59,5 +61,16 @@ fn incremental_matches_full<E: Evaluator + Default>(full: impl Fn(&Position) -> 
 
 #[test]
 fn hce_state_matches_full_evaluation() {
-    incremental_matches_full::<hce::State>(hce::evaluate);
+    incremental_matches_full(hce::State::default, hce::evaluate);
+}
+
+#[test]
+fn nnue_state_matches_full_evaluation() {
+    let net = Arc::new(Network::random(64, 4));
+    for backend in Backend::available() {
+        incremental_matches_full(
+            || nnue::State::with_backend(Arc::clone(&net), backend),
+            |p| nnue::State::evaluate_full(&net, p),
+        );
+    }
 }

@@ -555,3 +555,49 @@ fn search_parameters_are_options_in_a_tuning_build() {
     e.send("quit");
     assert_eq!(e.exit_code(), 0);
 }
+
+/// A network file loaded through `EvalFile` evaluates the search once `Eval nnue` is set; a damaged file is
+/// refused with its reason and the engine keeps what it had.
+#[test]
+fn eval_file_and_eval_option() {
+    let dir = std::env::temp_dir().join(format!("chuhan-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("random.nnue");
+    let bytes = chuhan::nnue::Network::random(32, 11).to_bytes();
+    std::fs::write(&good, &bytes).unwrap();
+    let bad = dir.join("bad.nnue");
+    std::fs::write(&bad, &bytes[..bytes.len() - 2]).unwrap();
+
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect_line("uciok");
+    e.send("setoption name Eval value nnue");
+    let said = e.until(Duration::from_secs(5), |l| l.starts_with("info string"));
+    assert!(said[0].contains("set EvalFile first"), "{said:?}");
+    e.send(&format!("setoption name EvalFile value {}", bad.display()));
+    let said = e.until(Duration::from_secs(5), |l| l.starts_with("info string"));
+    assert!(said[0].contains("truncated"), "{said:?}");
+    let depth5 = |e: &mut Engine| {
+        e.send("ucinewgame");
+        e.send("position startpos moves h2e2");
+        e.send("go depth 5");
+        let out = e.until(Duration::from_secs(30), |l| l.starts_with("bestmove"));
+        let last = out.iter().rev().find(|l| l.starts_with("info depth 5 ")).unwrap().clone();
+        let mut pos = Position::startpos();
+        pos.make_move("h2e2".parse().unwrap());
+        assert!(pos.is_legal(bestmove_of(&out).parse().unwrap()), "{out:?}");
+        last
+    };
+    let hce = depth5(&mut e);
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    e.send("setoption name Eval value nnue");
+    e.send("isready");
+    let said = e.expect_line("readyok");
+    assert!(said.iter().all(|l| !l.contains("error")), "{said:?}");
+    let nnue = depth5(&mut e);
+    let score = |l: &str| l.split(" score ").nth(1).unwrap().split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+    assert_ne!(score(&hce), score(&nnue), "{hce} / {nnue}");
+    e.send("quit");
+    assert_eq!(e.exit_code(), 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

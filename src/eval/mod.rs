@@ -37,15 +37,18 @@ pub enum EvalKind {
     /// The handcrafted evaluation ([`hce`]).
     #[default]
     Hce,
+    /// The network ([`crate::nnue`]), from the `EvalFile` option.
+    Nnue,
 }
 
 impl EvalKind {
-    pub const ALL: [EvalKind; 1] = [EvalKind::Hce];
+    pub const ALL: [EvalKind; 2] = [EvalKind::Hce, EvalKind::Nnue];
 
     /// The option value that selects it.
     pub fn name(self) -> &'static str {
         match self {
             EvalKind::Hce => "hce",
+            EvalKind::Nnue => "nnue",
         }
     }
 

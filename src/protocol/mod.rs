@@ -346,7 +346,9 @@ impl Session {
             }
             "bench" => {
                 let depth = args.first().and_then(|d| d.parse().ok()).filter(|d| (1..=30).contains(d));
-                let (nodes, nps) = crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH), false);
+                let settings =
+                    Settings { eval: self.options.eval, network: self.options.network.clone(), ..Settings::default() };
+                let (nodes, nps) = crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH), false, &settings);
                 self.out.line(&format!("Bench: {nodes} nodes {nps} nps"));
             }
             "quit" => {
@@ -483,6 +485,7 @@ impl Session {
             only,
             pruning: self.options.pruning,
             eval: self.options.eval,
+            network: self.options.network.clone(),
         };
         self.shared.stop.store(false, Relaxed);
         self.shared.pondering.store(g.ponder, Relaxed);

@@ -2,7 +2,9 @@
 //! `hashsize`, `moveoverhead`… Names are matched without regard to case, spaces or underscores.
 
 use crate::eval::EvalKind;
+use crate::nnue::Network;
 use crate::rules::RuleSet;
+use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -22,6 +24,9 @@ pub struct Options {
     pub pruning: bool,
     /// The evaluation the search uses.
     pub eval: EvalKind,
+    /// The network file loaded by `EvalFile` (empty: none), and the network.
+    pub eval_file: String,
+    pub network: Option<Arc<Network>>,
 }
 
 impl Default for Options {
@@ -38,6 +43,8 @@ impl Default for Options {
             resign: false,
             pruning: true,
             eval: EvalKind::default(),
+            eval_file: String::new(),
+            network: None,
         }
     }
 }
@@ -157,6 +164,22 @@ impl Options {
                     let names: Vec<&str> = EvalKind::ALL.iter().map(|k| k.name()).collect();
                     format!("{name} value '{v}' is not one of: {}", names.join(", "))
                 })?;
+                if self.eval == EvalKind::Nnue && self.network.is_none() {
+                    self.eval = EvalKind::Hce;
+                    return Err(format!("{name} nnue needs a network: set EvalFile first (none is built in yet)"));
+                }
+                Ok(Change::Set { resize_hash: false })
+            }
+            "evalfile" => {
+                let path = value.map(str::trim).unwrap_or("");
+                if path.is_empty() || path == "<empty>" {
+                    self.eval_file.clear();
+                    self.network = None;
+                    self.eval = EvalKind::Hce;
+                } else {
+                    self.network = Some(Arc::new(Network::load(path)?));
+                    self.eval_file = path.to_string();
+                }
                 Ok(Change::Set { resize_hash: false })
             }
             "clearhash" => Ok(Change::ClearHash),
@@ -197,6 +220,11 @@ impl Options {
                 format!("type combo default {} var none var large", if self.pruning { "large" } else { "none" }),
             ),
             ("Eval", "eval", eval),
+            (
+                "EvalFile",
+                "evalfile",
+                format!("type string default {}", if self.eval_file.is_empty() { "<empty>" } else { &self.eval_file }),
+            ),
             ("Clear Hash", "clearhash", "type button".to_string()),
         ];
         let mut lines: Vec<String> = table
@@ -253,7 +281,9 @@ mod tests {
         assert!(o.set("MultiPV", None).unwrap_err().contains("needs a value"));
         assert!(o.set("Ponder", Some("maybe")).unwrap_err().contains("not true or false"));
         assert!(o.set("Frobnicate", Some("1")).unwrap_err().contains("unknown option"));
-        assert_eq!(o.set("Eval", Some("nn")).unwrap_err(), "Eval value 'nn' is not one of: hce");
+        assert_eq!(o.set("Eval", Some("nn")).unwrap_err(), "Eval value 'nn' is not one of: hce, nnue");
+        assert!(o.set("Eval", Some("nnue")).unwrap_err().contains("set EvalFile first"));
+        assert!(o.set("EvalFile", Some("/nonexistent/x.nnue")).unwrap_err().starts_with("/nonexistent/x.nnue: "));
         assert_eq!(o, Options::default());
     }
 
@@ -263,6 +293,7 @@ mod tests {
         assert!(o.advertise(false).contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
         assert!(o.advertise(true).contains(&"option hashsize type spin default 16 min 1 max 65536".to_string()));
         assert_eq!(o.advertise(true)[0], "option usemillisec type check default false");
-        assert!(o.advertise(false).contains(&"option name Eval type combo default hce var hce".to_string()));
+        assert!(o.advertise(false).contains(&"option name Eval type combo default hce var hce var nnue".to_string()));
+        assert!(o.advertise(true).contains(&"option evalfile type string default <empty>".to_string()));
     }
 }

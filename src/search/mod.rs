@@ -10,6 +10,7 @@ pub mod params;
 
 use crate::board::Position;
 use crate::eval::{hce, EvalKind, Evaluator};
+use crate::nnue::{self, Network};
 use crate::rules::repetition::{judge_for_side_to_move, occurrences, previous_occurrence, Outcome};
 use crate::rules::{final_repetition_outcome, natural_limit_count, Rules};
 use crate::time::Allocation;
@@ -18,6 +19,7 @@ use crate::types::{Color, Move, MoveList, Piece, PieceType};
 use history::{CorrectionSlots, Histories, PieceTo};
 use movepick::{Context, MovePicker};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -111,6 +113,9 @@ pub struct Settings {
     pub pruning: bool,
     /// The evaluation (the `Eval` option).
     pub eval: EvalKind,
+    /// The network for `EvalKind::Nnue` (the `EvalFile` option). Without one, the handcrafted evaluation is
+    /// used: no network is embedded in the binary yet.
+    pub network: Option<Arc<Network>>,
 }
 
 impl Default for Settings {
@@ -123,6 +128,7 @@ impl Default for Settings {
             only: Vec::new(),
             pruning: true,
             eval: EvalKind::default(),
+            network: None,
         }
     }
 }
@@ -1188,19 +1194,23 @@ pub fn search(
         wait_for_stop(limits, shared);
         return SearchResult { best: None, ponder: None, score: mated_in(0), depth: 0, nodes: 0, pv: Vec::new() };
     }
-    match settings.eval {
-        EvalKind::Hce => run::<hce::State>(pos, moves, limits, settings, shared, listener),
+    match (settings.eval, &settings.network) {
+        (EvalKind::Nnue, Some(net)) => {
+            run(pos, moves, limits, settings, shared, listener, &|| nnue::State::new(Arc::clone(net)))
+        }
+        _ => run(pos, moves, limits, settings, shared, listener, &hce::State::default),
     }
 }
 
-/// The search proper, with `E` as the evaluation of every thread.
-fn run<E: Evaluator + Default>(
+/// The search proper, with an evaluation from `new_eval` for every thread.
+fn run<E: Evaluator>(
     pos: &Position,
     moves: Vec<Move>,
     limits: &Limits,
     settings: &Settings,
     shared: &Shared,
     listener: &dyn Listener,
+    new_eval: &(dyn Fn() -> E + Sync),
 ) -> SearchResult {
     let threads = settings.threads.max(1);
     let mut kept = std::mem::take(&mut *shared.histories.lock().unwrap_or_else(|e| e.into_inner()));
@@ -1226,7 +1236,7 @@ fn run<E: Evaluator + Default>(
         pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
         pv_len: [0; MAX_PLY + 1],
         eval: {
-            let mut e = E::default();
+            let mut e = new_eval();
             e.refresh(pos);
             e
         },

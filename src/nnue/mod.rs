@@ -1,0 +1,181 @@
+//! The evaluation network (NNUE): (1260 → H) × 2 → 1 with SCReLU, quantised to integers.
+//!
+//! Each side's accumulator holds the feature transformer's output for the pieces as that side sees them
+//! (`features`). The search keeps a stack of them, one per ply: a move adds the moved piece's new row and
+//! subtracts its old one (and the captured piece's), a null move copies, a take-back pops. The output layer
+//! reads the side to move's accumulator and the other one through SCReLU (`network` gives the formula).
+//! `simd` holds the two inner loops.
+
+pub mod features;
+pub mod network;
+pub mod simd;
+
+use crate::board::Position;
+use crate::eval::Evaluator;
+use crate::types::{Color, Move};
+use features::index;
+pub use network::Network;
+use simd::Backend;
+use std::sync::Arc;
+
+/// Makes room in the stack `acc` (pairs of width `w`) for ply `top + 1`; returns (parent, child).
+fn parent_and_child(acc: &mut Vec<i16>, top: usize, w: usize) -> (&[i16], &mut [i16]) {
+    if acc.len() < (top + 2) * w {
+        acc.resize((top + 2) * 2 * w, 0);
+    }
+    let (before, after) = acc.split_at_mut((top + 1) * w);
+    (&before[top * w..], &mut after[..w])
+}
+
+/// The network as the search uses it: an accumulator pair per ply of the search path.
+pub struct State {
+    net: Arc<Network>,
+    backend: Backend,
+    /// Ply `k`'s accumulators are `acc[k * 2H ..][..2H]`: Red's view, then Black's.
+    acc: Vec<i16>,
+    top: usize,
+}
+
+impl State {
+    pub fn new(net: Arc<Network>) -> State {
+        State::with_backend(net, Backend::detect())
+    }
+
+    /// With a chosen SIMD implementation (tests compare them).
+    pub fn with_backend(net: Arc<Network>, backend: Backend) -> State {
+        let acc = vec![0; 2 * net.hidden * 8];
+        State { net, backend, acc, top: 0 }
+    }
+
+    fn width(&self) -> usize {
+        2 * self.net.hidden
+    }
+
+    /// The accumulators of `pos` computed from scratch.
+    pub fn accumulators(net: &Network, pos: &Position) -> Vec<i16> {
+        let h = net.hidden;
+        let mut out = vec![0i16; 2 * h];
+        for (p, view) in Color::ALL.into_iter().zip(out.chunks_exact_mut(h)) {
+            view.copy_from_slice(&net.feature_biases);
+            for c in Color::ALL {
+                for (kind, sq) in pos.pieces_of_color(c) {
+                    let row = net.row(index(p, crate::types::Piece::new(c, kind), sq));
+                    for (v, &w) in view.iter_mut().zip(row) {
+                        *v = v.wrapping_add(w);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The output layer on an accumulator pair, for the side to move `stm`.
+    fn output(net: &Network, backend: Backend, acc: &[i16], stm: Color) -> i32 {
+        let h = net.hidden;
+        let (us, them) = acc.split_at(h);
+        let (us, them) = if stm == Color::Red { (us, them) } else { (them, us) };
+        let sum = backend.screlu_dot(us, &net.output_weights[..h], net.qa).wrapping_add(backend.screlu_dot(
+            them,
+            &net.output_weights[h..],
+            net.qa,
+        ));
+        let out = (sum as i64 / net.qa as i64 + net.output_bias as i64) * net.scale as i64;
+        (out / (net.qa as i64 * net.qb as i64)) as i32
+    }
+
+    /// The network's evaluation of `pos` computed from scratch (side to move's view).
+    pub fn evaluate_full(net: &Network, pos: &Position) -> i32 {
+        Self::output(net, Backend::Scalar, &Self::accumulators(net, pos), pos.side_to_move())
+    }
+}
+
+impl Evaluator for State {
+    fn refresh(&mut self, pos: &Position) {
+        self.top = 0;
+        let fresh = Self::accumulators(&self.net, pos);
+        let w = self.width();
+        self.acc[..w].copy_from_slice(&fresh);
+    }
+
+    #[inline]
+    fn push(&mut self, pos: &Position, m: Move) {
+        let (net, backend, w) = (&*self.net, self.backend, self.width());
+        let h = net.hidden;
+        let piece = pos.piece_at(m.from()).expect("push: a piece on the move's from-point");
+        let captured = pos.piece_at(m.to());
+        let (parent, child) = parent_and_child(&mut self.acc, self.top, w);
+        for (k, p) in Color::ALL.into_iter().enumerate() {
+            let add = [net.row(index(p, piece, m.to()))];
+            let from = net.row(index(p, piece, m.from()));
+            let (input, out) = (&parent[k * h..(k + 1) * h], &mut child[k * h..(k + 1) * h]);
+            match captured {
+                Some(c) => backend.update(out, input, &add, &[from, net.row(index(p, c, m.to()))]),
+                None => backend.update(out, input, &add, &[from]),
+            }
+        }
+        self.top += 1;
+    }
+
+    #[inline]
+    fn push_null(&mut self) {
+        let w = self.width();
+        let (parent, child) = parent_and_child(&mut self.acc, self.top, w);
+        child.copy_from_slice(&parent[..child.len()]);
+        self.top += 1;
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        self.top -= 1;
+    }
+
+    #[inline]
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        let w = self.width();
+        let acc = &self.acc[self.top * w..(self.top + 1) * w];
+        debug_assert_eq!(acc, &Self::accumulators(&self.net, pos)[..], "accumulators drifted at {}", pos.to_fen());
+        Self::output(&self.net, self.backend, acc, pos.side_to_move())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::positions;
+
+    /// A position and its colour-flipped twin get the same evaluation (each from its side to move), and every
+    /// SIMD implementation gives the scalar one's.
+    #[test]
+    fn colour_flip_and_backends_agree() {
+        let net = Arc::new(Network::random(64, 9));
+        for fen in positions() {
+            let pos = Position::from_fen(fen).unwrap();
+            let v = State::evaluate_full(&net, &pos);
+            for b in Backend::available() {
+                let mut s = State::with_backend(Arc::clone(&net), b);
+                s.refresh(&pos);
+                assert_eq!(s.evaluate(&pos), v, "{fen} {b:?}");
+            }
+            let flipped = flip(fen);
+            assert_eq!(State::evaluate_full(&net, &Position::from_fen(&flipped).unwrap()), v, "{fen} / {flipped}");
+        }
+    }
+
+    /// The FEN with colours exchanged: the board turned over, cases swapped, the other side to move.
+    fn flip(fen: &str) -> String {
+        let mut parts = fen.split(' ');
+        let board: Vec<String> = parts
+            .next()
+            .unwrap()
+            .split('/')
+            .rev()
+            .map(|r| {
+                r.chars()
+                    .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
+                    .collect()
+            })
+            .collect();
+        let side = if parts.next() == Some("w") { "b" } else { "w" };
+        format!("{} {side} - - 0 1", board.join("/"))
+    }
+}
