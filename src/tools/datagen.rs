@@ -1,19 +1,29 @@
-//! `chuhan datagen`: self-play games at a fixed node count, every quiet position written with the game's
-//! result — the training data of the evaluation tuner.
+//! `chuhan datagen`: self-play games at a fixed node count, the training data of the network (`chuhan train`)
+//! and of the handcrafted evaluation's tuner (`chuhan tune`, with `--text`).
 //!
-//! Games start from the built-in openings followed by a few random moves (so that no two games are alike),
-//! are judged by the referee, and are adjudicated when the search is sure of the result (a score beyond
-//! ±2000 for eight plies in a row) or when they run past 300 plies (a draw). A line of output is
-//! `<FEN> | <result> | <score>`, both from Red's point of view: the result 1 (Red won), 0.5 or 0, and the
-//! score the search gave the position (the evaluation's internal units), which the tuner can blend in as a
-//! less noisy target than a result shared by a whole game.
+//! Game `i` of seed `S` is always the same game: it starts from a built-in opening and `random-plies` random
+//! moves that lose no material (by SEE), chosen by a generator seeded with (S, i), and is dropped when the first search finds it unbalanced
+//! (|score| > `balance`). Games are judged by the referee (Chinese rules), and adjudicated when the search is
+//! sure (beyond ±2000 for eight plies: a win; within ±10 for twelve plies after ply 80: a draw) or after 300
+//! plies (a draw).
+//!
+//! The default output is the binary game file (`gamefile`): chunks of whole games, appended as games finish.
+//! A killed run leaves at most a half-written chunk, which the next run with the same `--out` cuts off before
+//! it plays the games that are missing, so no game is lost or written twice. `--shard K/N` plays the games
+//! whose index is K modulo N: N processes (or machines) with the same seed make disjoint parts of one data set,
+//! and `chuhan datagen merge` joins them.
+//!
+//! `--text` writes the tuner's format instead, one quiet position a line (`FEN | result | score`, both from
+//! Red's side: not in check, best move not a capture, no mate score), appended and not resumable.
 
 use super::cli::Args;
+use super::gamefile::{self, Game};
 use super::openings;
 use crate::rules::{game_state, GameResult, Rules};
-use crate::search::{search, Limits, Settings, Shared, Silent};
-use crate::types::{Color, Move};
+use crate::search::{search, Limits, Settings, Shared, Silent, MATE_BOUND};
+use crate::types::Color;
 use rayon::prelude::*;
+use std::collections::HashSet;
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -34,101 +44,231 @@ impl Rng {
     }
 }
 
-/// Plays one game; returns its quiet positions (FENs with Red's search score) and Red's result.
-fn play(game: u64, seed: u64, nodes: u64, random_plies: usize) -> (Vec<(String, i32)>, f64) {
-    let mut rng = Rng(seed ^ (game + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+/// How games are played.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    pub seed: u64,
+    pub nodes: u64,
+    pub random_plies: usize,
+    /// Games whose first search scores beyond this (evaluation units) are dropped.
+    pub balance: i32,
+}
+
+const WIN_SCORE: i32 = 2000;
+const WIN_PLIES: u32 = 8;
+const DRAW_SCORE: i32 = 10;
+const DRAW_PLIES: u32 = 12;
+const DRAW_AFTER_PLY: usize = 80;
+const MAX_PLIES: usize = 300;
+
+/// Plays game `index`; `None` when its opening is unbalanced.
+pub fn play(index: u64, cfg: &Config) -> Option<Game> {
+    let mut rng = Rng(cfg.seed ^ (index + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let suite = openings::built_in();
     let mut pos = suite[rng.below(suite.len())].position();
-    let rules = Rules::default();
-    for _ in 0..random_plies {
-        let moves = pos.legal_moves();
+    for _ in 0..cfg.random_plies {
+        // Random, but not a move that loses material at once (most random moves would hang a piece).
+        let moves: Vec<_> = pos.legal_moves().iter().copied().filter(|&m| pos.see_ge(m, 0)).collect();
         if moves.is_empty() {
             break;
         }
-        pos.make_move(moves.as_slice()[rng.below(moves.len())]);
+        pos.make_move(moves[rng.below(moves.len())]);
     }
+    let start = pos.to_fen();
+    let rules = Rules::default();
     let shared = Shared::new(4);
-    let limits = Limits { nodes: Some(nodes), ..Limits::default() };
+    let limits = Limits { nodes: Some(cfg.nodes), ..Limits::default() };
     let settings = Settings::default();
-    let mut fens = Vec::new();
-    let mut sure = 0;
-    let mut last_sign = 0;
-    for _ in 0..300 {
+    let mut moves = Vec::new();
+    let (mut sure, mut last_sign, mut quiet) = (0, 0, 0);
+    let result = loop {
         let v = game_state(&pos, &rules);
         if v.is_over() {
-            let r = match v.result {
-                GameResult::RedWins => 1.0,
-                GameResult::BlackWins => 0.0,
-                _ => 0.5,
+            break match v.result {
+                GameResult::RedWins => 2,
+                GameResult::BlackWins => 0,
+                _ => 1,
             };
-            return (fens, r);
+        }
+        if moves.len() >= MAX_PLIES {
+            break 1;
         }
         shared.stop.store(false, Relaxed);
-        let result = search(&pos, &limits, &settings, &shared, &Silent);
-        let Some(best) = result.best else { break };
-        let red_score = if pos.side_to_move() == Color::Red { result.score } else { -result.score };
-        // Quiet positions only: not in check, best move not a capture, score not a mate.
-        if !pos.in_check() && !pos.is_capture(best) && result.score.abs() < 2000 {
-            fens.push((pos.to_fen(), red_score));
+        let found = search(&pos, &limits, &settings, &shared, &Silent);
+        let Some(best) = found.best else { break if pos.side_to_move() == Color::Red { 0 } else { 2 } };
+        if moves.is_empty() && found.score.abs() > cfg.balance {
+            return None;
         }
-        let sign = if red_score >= 2000 {
+        let red_score = if pos.side_to_move() == Color::Red { found.score } else { -found.score };
+        moves.push((best, found.score.clamp(i16::MIN as i32, i16::MAX as i32) as i16));
+        let sign = if red_score >= WIN_SCORE {
             1
-        } else if red_score <= -2000 {
+        } else if red_score <= -WIN_SCORE {
             -1
         } else {
             0
         };
         sure = if sign != 0 && sign == last_sign { sure + 1 } else { (sign != 0) as u32 };
         last_sign = sign;
-        if sure >= 8 {
-            return (fens, if sign > 0 { 1.0 } else { 0.0 });
+        if sure >= WIN_PLIES {
+            break if sign > 0 { 2 } else { 0 };
         }
-        let m: Move = best;
-        pos.make_move(m);
-    }
-    (fens, 0.5)
+        quiet = if red_score.abs() <= DRAW_SCORE { quiet + 1 } else { 0 };
+        if quiet >= DRAW_PLIES && moves.len() >= DRAW_AFTER_PLY {
+            break 1;
+        }
+        pos.make_move(best);
+    };
+    Some(Game { seed: cfg.seed, index, result, start, moves })
 }
 
-/// `chuhan datagen --games N --out FILE [--nodes N] [--threads T] [--seed S] [--random-plies K]`
+/// The tuner's lines for a game: its quiet positions with Red's result and Red's score.
+fn text_lines(g: &Game) -> String {
+    let mut text = String::new();
+    let result = ["0", "0.5", "1"][g.result as usize];
+    let _ = g.replay(|pos, m, score| {
+        let score = score as i32;
+        if !pos.in_check() && !pos.is_capture(m) && score.abs() < WIN_SCORE {
+            let red = if pos.side_to_move() == Color::Red { score } else { -score };
+            text.push_str(&format!("{} | {result} | {red}\n", pos.to_fen()));
+        }
+    });
+    text
+}
+
+/// Parses `K/N`.
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("datagen: --shard '{s}' is not K/N with 0 <= K < N");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if n == 0 || k >= n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// Where the output stands: the games already in a game file (cut back to its intact chunks).
+fn resume(path: &str) -> Result<HashSet<(u64, u64)>, String> {
+    let Ok(bytes) = std::fs::read(path) else { return Ok(HashSet::new()) };
+    let c = gamefile::decode(&bytes);
+    if let Some(d) = &c.damage {
+        eprintln!("datagen: {path}: {d}; cutting the file back to its {} intact games", c.games.len());
+        let f = std::fs::OpenOptions::new().write(true).open(path).map_err(|e| format!("datagen: {path}: {e}"))?;
+        f.set_len(c.valid_len as u64).map_err(|e| format!("datagen: {path}: {e}"))?;
+    }
+    Ok(c.games.iter().map(|g| (g.seed, g.index)).collect())
+}
+
+/// Games written per chunk: a kill loses at most this many finished games (per thread), which the next run
+/// plays again.
+const CHUNK_GAMES: usize = 16;
+
+/// `chuhan datagen --games N --out FILE [--nodes N] [--threads T] [--seed S] [--random-plies K]
+/// [--balance CP] [--shard K/N] [--text]`, or `chuhan datagen merge --out FILE IN…`
 pub fn run(argv: &[String]) -> Result<(), String> {
+    if argv.first().map(String::as_str) == Some("merge") {
+        return merge(&argv[1..]);
+    }
     let args = Args::parse(argv);
-    if let Some(f) = args.unknown(&["games", "out", "nodes", "threads", "seed", "random-plies"]) {
+    let known = ["games", "out", "nodes", "threads", "seed", "random-plies", "balance", "shard", "text"];
+    if let Some(f) = args.unknown(&known) {
         return Err(format!("datagen: unknown flag --{f}"));
     }
-    let games = args.number("games", 1000u64, 1..=100_000_000)?;
-    let nodes = args.number("nodes", 6000u64, 100..=100_000_000)?;
+    if let Some(p) = args.positional.first() {
+        return Err(format!("datagen: unexpected argument '{p}'"));
+    }
+    let games = args.number("games", 1000u64, 1..=100_000_000_000)?;
+    let cfg = Config {
+        seed: args.number("seed", 1u64, 0..=u64::MAX)?,
+        nodes: args.number("nodes", 6000u64, 100..=100_000_000)?,
+        random_plies: args.number("random-plies", 6usize, 0..=40)?,
+        balance: args.number("balance", 500i32, 0..=MATE_BOUND)?,
+    };
     let threads = args.number("threads", 1usize, 1..=256)?;
-    let seed = args.number("seed", 1u64, 0..=u64::MAX)?;
-    let random_plies = args.number("random-plies", 6usize, 0..=40)?;
+    let (shard, shards) = args.value("shard").map_or(Ok((0, 1)), |s| parse_shard(&s))?;
+    let text = args.has("text");
     let path = args.value("out").ok_or("datagen: give --out FILE")?;
+    let done_before = if text { HashSet::new() } else { resume(&path)? };
+    let todo: Vec<u64> = (0..games).filter(|g| g % shards == shard && !done_before.contains(&(cfg.seed, *g))).collect();
+    if !done_before.is_empty() {
+        eprintln!("datagen: {path} has {} games; playing the {} missing", done_before.len(), todo.len());
+    }
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(&path)
         .map_err(|e| format!("datagen: cannot write '{path}': {e}"))?;
-    let out = Mutex::new(std::io::BufWriter::new(file));
-    let done = AtomicU64::new(0);
-    let positions = AtomicU64::new(0);
+    let out = Mutex::new((file, Vec::<Game>::new()));
+    let (played, positions) = (AtomicU64::new(0), AtomicU64::new(0));
     let start = std::time::Instant::now();
+    let total = todo.len() as u64;
+    // Writes the waiting games as one chunk (text: as lines), synced, so that a kill cannot tear it.
+    let flush = |(file, pending): &mut (std::fs::File, Vec<Game>)| -> std::io::Result<()> {
+        if pending.is_empty() {
+            return Ok(());
+        }
+        let bytes = if text {
+            pending.iter().map(text_lines).collect::<String>().into_bytes()
+        } else {
+            gamefile::encode_chunk(cfg.seed, cfg.nodes.min(u32::MAX as u64) as u32, pending)
+        };
+        file.write_all(&bytes)?;
+        file.sync_data()?;
+        pending.clear();
+        Ok(())
+    };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
+    let failure: Mutex<Option<String>> = Mutex::new(None);
     pool.install(|| {
-        (0..games).into_par_iter().for_each(|g| {
-            let (fens, result) = play(g, seed, nodes, random_plies);
-            let mut text = String::new();
-            for (f, score) in &fens {
-                text.push_str(&format!("{f} | {result} | {score}\n"));
+        todo.par_iter().for_each(|&g| {
+            let game = play(g, &cfg);
+            let n = played.fetch_add(1, Relaxed) + 1;
+            let p = positions.fetch_add(game.as_ref().map_or(0, |g| g.moves.len() as u64), Relaxed);
+            let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+            o.1.extend(game);
+            if o.1.len() >= CHUNK_GAMES {
+                if let Err(e) = flush(&mut o) {
+                    *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.to_string());
+                }
             }
-            let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
-            let _ = w.write_all(text.as_bytes());
-            let n = done.fetch_add(1, Relaxed) + 1;
-            let p = positions.fetch_add(fens.len() as u64, Relaxed) + fens.len() as u64;
-            if n.is_multiple_of(100) || n == games {
-                let _ = w.flush();
-                eprintln!("{n}/{games} games, {p} positions, {:.0} s", start.elapsed().as_secs_f64());
+            if n.is_multiple_of(100) || n == total {
+                let secs = start.elapsed().as_secs_f64();
+                eprintln!("{n}/{total} games, {p} positions, {secs:.0} s, {:.0} positions/h", p as f64 * 3600.0 / secs);
             }
         });
     });
-    out.lock().unwrap_or_else(|e| e.into_inner()).flush().map_err(|e| e.to_string())?;
+    flush(&mut out.lock().unwrap_or_else(|e| e.into_inner())).map_err(|e| format!("datagen: {path}: {e}"))?;
+    match failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(e) => Err(format!("datagen: {path}: {e}")),
+        None => Ok(()),
+    }
+}
+
+/// `chuhan datagen merge --out FILE IN…`: the intact games of every input, each (seed, index) once.
+fn merge(argv: &[String]) -> Result<(), String> {
+    let args = Args::parse(argv);
+    if let Some(f) = args.unknown(&["out"]) {
+        return Err(format!("datagen merge: unknown flag --{f}"));
+    }
+    // `--out FILE IN…` and `IN… --out FILE` both read naturally: the first word after --out is the output.
+    let out_words = args.flags.iter().rev().find(|(n, _)| n == "out").map(|(_, v)| v.clone()).unwrap_or_default();
+    let path = out_words.first().cloned().ok_or("datagen merge: give --out FILE")?;
+    let inputs: Vec<String> = args.positional.iter().chain(&out_words[1..]).cloned().collect();
+    if inputs.is_empty() {
+        return Err("datagen merge: give the game files to merge".into());
+    }
+    let mut seen = HashSet::new();
+    let mut bytes = Vec::new();
+    let mut total = 0;
+    for input in &inputs {
+        let games: Vec<Game> = gamefile::read(input)?.into_iter().filter(|g| seen.insert((g.seed, g.index))).collect();
+        total += games.len();
+        for chunk in games.chunk_by(|a, b| a.seed == b.seed) {
+            bytes.extend(gamefile::encode_chunk(chunk[0].seed, 0, chunk));
+        }
+    }
+    std::fs::write(&path, bytes).map_err(|e| format!("datagen merge: {path}: {e}"))?;
+    eprintln!("datagen merge: {total} games from {} files into {path}", inputs.len());
     Ok(())
 }
 
@@ -137,16 +277,30 @@ mod tests {
     use super::*;
     use crate::board::Position;
 
+    const CFG: Config = Config { seed: 7, nodes: 300, random_plies: 4, balance: 400 };
+
     #[test]
-    fn games_are_reproducible_and_labelled() {
-        let (a, ra) = play(3, 7, 300, 4);
-        let (b, rb) = play(3, 7, 300, 4);
-        assert_eq!((a.len(), ra), (b.len(), rb));
+    fn games_are_reproducible_and_legal() {
+        let a = (0..6).filter_map(|i| play(i, &CFG)).collect::<Vec<_>>();
+        let b = (0..6).filter_map(|i| play(i, &CFG)).collect::<Vec<_>>();
         assert_eq!(a, b);
-        assert!([0.0, 0.5, 1.0].contains(&ra));
-        for (f, score) in &a {
-            assert!(Position::from_fen(f).is_ok());
-            assert!(score.abs() < 2000);
+        assert!(a.len() >= 3, "{} balanced openings of 6", a.len());
+        for g in &a {
+            assert!(g.result <= 2 && !g.moves.is_empty());
+            g.replay(|_, _, _| {}).unwrap();
+            for line in text_lines(g).lines() {
+                let f: Vec<&str> = line.split(" | ").collect();
+                assert!(Position::from_fen(f[0]).is_ok() && ["0", "0.5", "1"].contains(&f[1]), "{line}");
+                assert!(f[2].parse::<i32>().unwrap().abs() < WIN_SCORE);
+            }
+        }
+    }
+
+    #[test]
+    fn shards() {
+        assert_eq!(parse_shard("1/4"), Ok((1, 4)));
+        for bad in ["4/4", "1", "a/2", "1/0"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
         }
     }
 }

@@ -5,6 +5,7 @@ pub mod arena;
 pub mod bench;
 pub mod cli;
 pub mod datagen;
+pub mod gamefile;
 pub mod json;
 pub mod judge;
 pub mod openings;
