@@ -13,7 +13,11 @@ Usage:
   chuhan match --engine cmd=PATH [proto=uci|ucci] [name=N] [option.X=V]… --engine … (--tc 10+0.1 | --movetime MS
                | --nodes N | --depth D) [--games N] [--concurrency K] [--openings FILE] [--rules chinese|asian]
                [--pgn FILE] [--json FILE] [--sprt \"elo0=0 elo1=5 alpha=0.05 beta=0.05\"] [--resign …] [--draw …]
-  chuhan datagen --games N --out FILE [--nodes N] [--threads T] [--seed S] [--random-plies K]
+  chuhan datagen --games N --out FILE [--nodes N] [--threads T] [--seed S] [--random-plies K] [--balance B]
+                 [--shard K/N] [--text]
+  chuhan datagen merge --out FILE IN…
+  chuhan train --data \"FILE…\" --out NET.nnue [--hidden H] [--epochs N] [--batch B] [--lr X] [--wdl W]
+               [--seed S] [--threads T] [--val-percent P] [--min-ply P] [--checkpoint FILE] [--resume FILE]
   chuhan tune --data FILE [--epochs N] [--lr X] [--out src/eval/hce/weights.rs] [--threads T]
   chuhan params [--spsa]      the search's tunable parameters (--spsa: an SPSA tuner's input lines)
   chuhan bench [depth]        fixed-depth search of fixed positions: Bench: <nodes> nodes <nps> nps
@@ -34,6 +38,7 @@ fn main() -> ExitCode {
         Some("match") => chuhan::tools::arena::cli(&args[1..]),
         Some("datagen") => chuhan::tools::datagen::run(&args[1..]),
         Some("tune") => chuhan::tools::tune::run(&args[1..]),
+        Some("train") => chuhan::tools::train::run(&args[1..]),
         Some("params") => chuhan::tools::params::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
             print!("{USAGE}");

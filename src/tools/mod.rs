@@ -11,4 +11,5 @@ pub mod judge;
 pub mod openings;
 pub mod params;
 pub mod pgn;
+pub mod train;
 pub mod tune;
