@@ -9,7 +9,7 @@
 //! | 4 | format version (1) |
 //! | 5–7 | zero |
 //! | 8–15 | the seed the games were generated with |
-//! | 16–19 | nodes per move |
+//! | 16–19 | nodes per move (0 when not known, as after a merge) |
 //! | 20–23 | number of games |
 //! | 24–27 | payload length in bytes |
 //! | 28–31 | FNV-1a (32-bit) of the payload |
