@@ -17,7 +17,7 @@ Usage:
                  [--shard K/N] [--text]
   chuhan datagen merge --out FILE IN…
   chuhan train --data \"FILE…\" --out NET.nnue [--hidden H] [--epochs N] [--batch B] [--lr X] [--wdl W]
-               [--seed S] [--threads T] [--val-percent P] [--min-ply P] [--checkpoint FILE] [--resume FILE]
+               [--seed S] [--threads T] [--val-percent P] [--min-ply P] [--mirror] [--checkpoint FILE] [--resume FILE]
   chuhan tune --data FILE [--epochs N] [--lr X] [--out src/eval/hce/weights.rs] [--threads T]
   chuhan params [--spsa]      the search's tunable parameters (--spsa: an SPSA tuner's input lines)
   chuhan bench [depth]        fixed-depth search of fixed positions: Bench: <nodes> nodes <nps> nps

@@ -51,6 +51,16 @@ impl Sample {
         Sample { pieces, stm, score: score as f32, result }
     }
 
+    /// The same position reflected left to right (the rules are symmetric, so it is worth the same).
+    pub fn mirrored(&self) -> Sample {
+        let pieces = self
+            .pieces
+            .iter()
+            .map(|&(pc, sq)| (pc, crate::types::Square::from_index(sq as usize).mirror_file().index() as u8))
+            .collect();
+        Sample { pieces, ..self.clone() }
+    }
+
     /// The active inputs of the side to move's and the other side's accumulator.
     fn features(&self) -> (Vec<usize>, Vec<usize>) {
         let of = |p: Color| {
@@ -403,7 +413,7 @@ fn quantised_eval(net: &Network, s: &Sample) -> i32 {
 }
 
 /// `chuhan train --data FILE… --out NET [--hidden H] [--epochs N] [--batch B] [--lr X] [--wdl W] [--seed S]
-/// [--threads T] [--val-percent P] [--min-ply P] [--checkpoint FILE] [--resume FILE]`
+/// [--threads T] [--val-percent P] [--min-ply P] [--mirror] [--checkpoint FILE] [--resume FILE]`
 pub fn run(argv: &[String]) -> Result<(), String> {
     let args = Args::parse(argv);
     let known = [
@@ -420,6 +430,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         "min-ply",
         "checkpoint",
         "resume",
+        "mirror",
     ];
     if let Some(f) = args.unknown(&known) {
         return Err(format!("train: unknown flag --{f}"));
@@ -453,6 +464,10 @@ pub fn run(argv: &[String]) -> Result<(), String> {
             samples_of(&g, min_ply, set)?;
             games += 1;
         }
+    }
+    if args.has("mirror") {
+        let mirrored: Vec<Sample> = train_set.iter().map(Sample::mirrored).collect();
+        train_set.extend(mirrored);
     }
     eprintln!(
         "train: {games} games, {} training and {} validation positions ({:.1} s to read)",
@@ -567,6 +582,26 @@ mod tests {
         let pos = Position::startpos();
         let s = Sample::from_position(&pos, 0, 0.5);
         assert_eq!(crate::nnue::State::evaluate_full(&net, &pos), quantised_eval(&net, &s));
+    }
+
+    /// Mirroring twice gives the sample back, and a network whose weights are mirror-symmetric evaluates a
+    /// position and its mirror image alike.
+    #[test]
+    fn mirrored_samples() {
+        let pos = Position::from_fen(crate::board::perft::reference_fen("pos2")).unwrap();
+        let s = Sample::from_position(&pos, 10, 1.0);
+        assert_ne!(s.mirrored(), s);
+        assert_eq!(s.mirrored().mirrored(), s);
+        let mut m = Model::new(16, 1);
+        for f in 0..INPUTS {
+            let sq = crate::types::Square::from_index(f % 90);
+            let twin = f - f % 90 + sq.mirror_file().index();
+            if twin < f {
+                let row: Vec<f32> = m.w1[twin * 16..(twin + 1) * 16].to_vec();
+                m.w1[f * 16..(f + 1) * 16].copy_from_slice(&row);
+            }
+        }
+        assert!((m.forward(&s) - m.forward(&s.mirrored())).abs() < 1e-5);
     }
 
     #[test]
