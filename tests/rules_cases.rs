@@ -398,6 +398,36 @@ fn c8_novelty() {
     assert_chase("2rk5/9/R1c6/1N7/9/9/9/9/9/4K4 w", "b6c8", "c7", Unprotected);
 }
 
+/// C8 per form (rules.md §2.5): a direct attack is new even where a win through a check existed before — on a
+/// file (C29) or a rank, against a cannon or a horse; moving on along the line it already attacked stays idle.
+#[test]
+fn c8_novelty_per_form() {
+    use ChaseKind::*;
+    // The black king on the open d-file: h0d0+ forces the cannon to interpose, so it is won through a check.
+    let cannon = "9/3k5/9/9/8c/9/9/4K4/9/7R1 w";
+    assert_chase(cannon, "h0i0", "i5", Unprotected);
+    assert_chase(cannon, "h0h5", "i5", Unprotected);
+    // Already attacking the cannon along the file, and still after the move: from chase to chase.
+    assert_idle("9/3k5/9/9/8c/9/9/4K4/9/8R w", "i0i1");
+    // A horse as victim, chased along a rank.
+    assert_chase("9/3k5/9/9/8n/9/9/4K4/9/7R1 w", "h0h5", "i5", Unprotected);
+}
+
+/// C1(b) as amended: a win through a check counts only if the line wins material. The only check is h8e8+,
+/// answered by the king taking the rook, after which d9's horse (no longer protected by its king) falls: a
+/// rook for a horse, so the horse is not chased through the check. A check that wins it for nothing is.
+#[test]
+fn c1b_a_sacrificial_check_wins_nothing() {
+    let set = |fen: &str| {
+        let mut pos = Position::from_fen(fen).unwrap();
+        let set = chuhan::rules::classify::chase_set(&mut pos, &ClassifyOptions::default());
+        set.iter().map(|c| (c.victim_square.to_string(), c.kind)).collect::<Vec<_>>()
+    };
+    assert_eq!(set("3nkc3/7R1/9/9/9/9/9/9/4A4/3R1K3 w"), []);
+    // Without the cannon on f9, h8h9+ drives the king to e8 and the rook on d0 takes the horse for nothing.
+    assert_eq!(set("3nk4/7R1/9/9/9/9/9/9/4A4/3R1K3 w"), [("d9".to_string(), ChaseKind::ViaCheck)]);
+}
+
 /// 杀 (rules.md §2.2): a new threat of mate by checks; the threat that already existed before the move is not new.
 #[test]
 fn mate_threats_by_depth() {

@@ -172,6 +172,20 @@ fn c28_two_occurrences_are_not_judged() {
     expect("4k4/9/c8/9/9/9/9/9/1R7/3K5 w - - 0 1", "b1a1 a7b7 a1b1 b7a7", v, v, "");
 }
 
+/// Novelty per form (rules.md §2.5): before each rook move Red could already win the cannon through a check
+/// (h0d0+ makes it interpose), but the rook's direct attack is new every time: Red 长捉.
+#[test]
+fn c29_direct_chase_where_a_win_through_a_check_existed() {
+    let v = (BlackWins, ForbiddenRepetition);
+    expect(
+        "9/3k5/9/9/8c/9/9/4K4/9/7R1 w - - 0 1",
+        "h0i0 i5h5 i0h0 h5i5 h0i0 i5h5 i0h0 h5i5",
+        v,
+        v,
+        "h0i0:捉 i5h5:闲 i0h0:捉 h5i5:闲",
+    );
+}
+
 #[test]
 fn n01_stalemate_loses() {
     let v = (RedWins, Stalemate);

@@ -3,7 +3,7 @@
 //!
 //! A chase is computed as a difference of *chase sets*: `CH(X, S)` is the set of the opponent's pieces that
 //! side S could win if it were S's turn in X (conditions C1–C7 of rules.md §2.5), and a move S: P → P' chases iff
-//! `CH(P', S) \ CH(P, S)` is not empty (C8, novelty). Comparing whole positions catches every way a move can
+//! it adds a victim to `CH(P', S)` that `CH(P, S)` lacked, judged per form (C8, novelty). Comparing whole positions catches every way a move can
 //! create a chase — the moved piece's own attacks, discovered lines, new cannon screens, cut protectors — with
 //! no special case for any of them. Pieces are followed by their slots, which stay with them while they move.
 
@@ -232,11 +232,12 @@ fn exchange_s(pos: &mut Position, sq: Square, s: Taken, o: Taken, depth: u32) ->
     result
 }
 
-/// Whether the capture `c` (side to move = S) wins material once the exchange on its square is played out.
-fn capture_gains(pos: &mut Position, c: Move) -> bool {
+/// Whether the capture `c` (side to move = S) wins material once the exchange on its square is played out,
+/// S having already `lost` material earlier in the line (what O took while answering checks, C1b).
+fn capture_gains(pos: &mut Position, c: Move, lost: Taken) -> bool {
     let taken = kind_on(pos, c.to());
     pos.make_move(c);
-    let result = exchange_o(pos, c.to(), Taken::default().add(taken), Taken::default(), 0);
+    let result = exchange_o(pos, c.to(), Taken::default().add(taken), lost, 0);
     pos.unmake_move();
     result
 }
@@ -265,8 +266,9 @@ fn is_material(piece: Piece, sq: Square) -> bool {
     }
 }
 
-/// Direct and exchange chases (C1a, C1c with C2–C6) of the side to move.
-fn direct_chases(pos: &mut Position, opts: &ClassifyOptions) -> Vec<Chased> {
+/// Direct and exchange chases (C1a, C1c with C2–C6) of the side to move, after it has `lost` material earlier
+/// in the line (nothing for a direct chase).
+fn direct_chases(pos: &mut Position, opts: &ClassifyOptions, lost: Taken) -> Vec<Chased> {
     let mut caps = MoveList::new();
     pos.generate(GenType::Captures, &mut caps);
     let mut found: Vec<Chased> = Vec::new();
@@ -281,7 +283,7 @@ fn direct_chases(pos: &mut Position, opts: &ClassifyOptions) -> Vec<Chased> {
             continue;
         }
         // C3 and C4, over the whole exchange.
-        if !capture_gains(pos, c) {
+        if !capture_gains(pos, c, lost) {
             continue;
         }
         let kind = chase_kind(pos, c);
@@ -310,8 +312,10 @@ fn direct_chases(pos: &mut Position, opts: &ClassifyOptions) -> Vec<Chased> {
     found
 }
 
-/// Chases through a check (C1b): after some check, every reply leaves the victim winnable.
-fn chases_via_checks(pos: &mut Position, opts: &ClassifyOptions, depth: u32) -> Vec<Chased> {
+/// Chases through a check (C1b): after some check, every reply leaves the victim winnable, and the line as a
+/// whole wins material: what O captures in its replies (the checking piece, say) counts against S, on top of
+/// what S had `lost` before (rules.md §2.5).
+fn chases_via_checks(pos: &mut Position, opts: &ClassifyOptions, depth: u32, lost: Taken) -> Vec<Chased> {
     let mut found: Vec<Chased> = Vec::new();
     if depth == 0 {
         return found;
@@ -324,10 +328,11 @@ fn chases_via_checks(pos: &mut Position, opts: &ClassifyOptions, depth: u32) -> 
         let replies = pos.legal_moves();
         let mut common: Option<Vec<(u8, Square)>> = None;
         for &r in replies.iter() {
+            let lost = if pos.is_capture(r) { lost.add(kind_on(pos, r.to())) } else { lost };
             pos.make_move(r);
-            let mut won = direct_chases(pos, opts);
+            let mut won = direct_chases(pos, opts, lost);
             if depth > 1 {
-                won.extend(chases_via_checks(pos, opts, depth - 1));
+                won.extend(chases_via_checks(pos, opts, depth - 1, lost));
             }
             pos.unmake_move();
             let ids: Vec<(u8, Square)> = won.iter().map(|ch| (ch.victim, ch.victim_square)).collect();
@@ -363,8 +368,8 @@ fn chases_via_checks(pos: &mut Position, opts: &ClassifyOptions, depth: u32) -> 
 
 /// `CH(pos, S)` for S = the side to move: every opponent piece S could win (C1–C7), one entry per victim.
 pub fn chase_set(pos: &mut Position, opts: &ClassifyOptions) -> Vec<Chased> {
-    let mut set = direct_chases(pos, opts);
-    for ch in chases_via_checks(pos, opts, opts.chase_check_depth) {
+    let mut set = direct_chases(pos, opts, Taken::default());
+    for ch in chases_via_checks(pos, opts, opts.chase_check_depth, Taken::default()) {
         if set.iter().all(|c| c.victim != ch.victim) {
             set.push(ch);
         }
@@ -421,13 +426,19 @@ pub fn classify(pos: &mut Position, m: Move, opts: &ClassifyOptions) -> Label {
             }
         }
     }
-    // 捉: chases after the move that did not exist before it.
+    // 捉: chases after the move that did not exist before it, judged per form (rules.md §2.5, C8): a victim
+    // won directly (or by exchange) is new unless it was won directly before; a victim won only through a
+    // check is new unless it was won in either way before. So a direct attack is new even where a win through
+    // a check existed (C29).
     pos.flip_side();
     let after = chase_set(pos, opts);
     pos.flip_side();
     pos.unmake_move();
     let before = chase_set(pos, opts);
-    let new: Vec<Chased> = after.into_iter().filter(|a| before.iter().all(|b| b.victim != a.victim)).collect();
+    let had = |v: u8, direct_only: bool| {
+        before.iter().any(|b| b.victim == v && !(direct_only && b.kind == ChaseKind::ViaCheck))
+    };
+    let new: Vec<Chased> = after.into_iter().filter(|a| !had(a.victim, a.kind != ChaseKind::ViaCheck)).collect();
     if new.is_empty() {
         Label::Idle
     } else {
