@@ -158,8 +158,41 @@ fn judge_pgn_files() {
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2);
-    assert!(lines[0].starts_with(r#"{"game":1,"verdict":{"result":"black_wins","reason":"perpetual_check""#), "{out}");
-    assert!(lines[1].starts_with(r#"{"game":2,"verdict":{"result":"ongoing""#), "{out}");
+    let prefix = format!(
+        r#"{{"file":"{}","game":1,"red":"","black":"","recorded":"0-1","mismatch":false,"verdict":{{"result":"black_wins","reason":"perpetual_check""#,
+        path.display()
+    );
+    assert!(lines[0].starts_with(&prefix), "{out}");
+    assert!(lines[1].contains(r#""game":2,"#) && lines[1].contains(r#""verdict":{"result":"ongoing""#), "{out}");
+    assert!(err.contains("2 games read: 1 decided by the rules, 1 unfinished"), "{err}");
+
+    // A directory of real-world files: an xqbase download (GBK, CRLF, a footer), a game recorded as a draw
+    // that the rules call a perpetual-check loss, and a game with an illegal move.
+    let sub = dir.join("collection");
+    std::fs::create_dir_all(&sub).unwrap();
+    let xqbase = "[Game \"Chinese Chess\"]\r\n[Red \"许银川\"]\r\n[Black \"吕钦\"]\r\n[Result \"1-0\"]\r\n\
+                  1. 炮二平五 马８进７ 2. 马二进三 1-0\r\n======================\r\n欢迎访问《象棋百科全书网》\r\n";
+    std::fs::write(sub.join("a.pgn"), encoding_rs::GBK.encode(xqbase).0).unwrap();
+    std::fs::write(
+        sub.join("b.PGN"),
+        "[Result \"1/2-1/2\"]\n[FEN \"4k4/9/9/9/5R3/9/9/9/9/3K5 w - - 0 1\"]\n\
+         1. f5e5 e9f9 2. e5f5 f9e9 3. f5e5 e9f9 4. e5f5 f9e9 1/2-1/2\n\n[Result \"1-0\"]\n1. h2e2 h2e2 1-0\n",
+    )
+    .unwrap();
+    std::fs::write(sub.join("notes.txt"), "not a game").unwrap();
+    let (out, err, code) = chuhan(&["judge", "--pgn", sub.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("— 许银川 vs 吕钦\nRecorded: 1-0\nResult: game continues"), "{out}");
+    assert!(out.contains("Recorded: 1/2-1/2\nResult: black wins — perpetual check"), "{out}");
+    assert!(out.contains("MISMATCH: recorded 1/2-1/2, but the rules give black wins"), "{out}");
+    assert!(out.contains("Game 2 of") && out.contains("cannot be read: move 2 ('h2e2')"), "{out}");
+    assert!(
+        out.trim_end().ends_with(
+            "3 games read: 1 decided by the rules, 1 unfinished (resigned, agreed or cut short), \
+             1 mismatches with the recorded result, 1 unreadable"
+        ),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

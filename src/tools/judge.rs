@@ -6,7 +6,7 @@ use super::pgn;
 use crate::board::Position;
 use crate::notation::{to_chinese, Script};
 use crate::rules::classify::Label;
-use crate::rules::{judge_game, Judged, Reason, Rules};
+use crate::rules::{judge_game, GameResult, Judged, Reason, Rules};
 use crate::types::Color;
 use std::fmt::Write;
 
@@ -110,7 +110,59 @@ pub fn report_json(j: &Judged, rules: &Rules) -> Json {
     out
 }
 
-/// `chuhan judge --fen FEN --moves "…" | --pgn FILE [--rules chinese|asian] [--json]`
+/// The game files under `paths`: files as given, directories searched (recursively) for `.pgn` files.
+fn game_files(paths: &[String]) -> Result<Vec<std::path::PathBuf>, String> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), String> {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .map_err(|e| format!("judge: cannot read '{}': {e}", dir.display()))?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out)?;
+            } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn")) {
+                out.push(p);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        let path = std::path::PathBuf::from(p);
+        if path.is_dir() {
+            walk(&path, &mut out)?;
+        } else {
+            out.push(path);
+        }
+    }
+    Ok(out)
+}
+
+/// One game to judge: where it comes from, its tags, and its start and moves (or why it cannot be read).
+struct Entry {
+    source: String,
+    number: usize,
+    tags: Vec<(String, String)>,
+    /// The result token at the end of the moves, if any.
+    token: Option<String>,
+    game: Result<(Position, Vec<String>), String>,
+}
+
+/// Whether the referee's verdict contradicts the recorded result (only when the rules end the game: a game
+/// recorded as won by resignation is not contradicted by an unfinished verdict).
+fn mismatch(recorded: Option<&str>, verdict: GameResult) -> bool {
+    let recorded = match recorded.map(str::trim) {
+        Some("1-0") => GameResult::RedWins,
+        Some("0-1") => GameResult::BlackWins,
+        Some("1/2-1/2" | "½-½") => GameResult::Draw,
+        _ => return false,
+    };
+    verdict != GameResult::Ongoing && verdict != recorded
+}
+
+/// `chuhan judge --fen FEN --moves "…" | --pgn FILE|DIR… [--rules chinese|asian] [--json]`
 pub fn run(argv: &[String]) -> Result<(), String> {
     let args = Args::parse(argv);
     if let Some(f) = args.unknown(&["fen", "moves", "pgn", "rules", "json", "repetitions", "limit", "kill-depth"]) {
@@ -126,56 +178,130 @@ pub fn run(argv: &[String]) -> Result<(), String> {
     rules.repetitions = args.number("repetitions", 3u32, 2..=10)?;
     rules.natural_limit = args.number("limit", 120u32, 0..=1000)?;
     rules.kill_depth = args.number("kill-depth", 3u32, 0..=5)?;
+    let json = args.has("json");
 
-    let games: Vec<(Position, Vec<String>)> = if let Some(path) = args.value("pgn") {
+    let mut entries = Vec::new();
+    let pgn_paths: Vec<String> =
+        args.flags.iter().filter(|(n, _)| n == "pgn").flat_map(|(_, v)| v.iter().cloned()).collect();
+    if args.has("pgn") {
         if args.has("fen") || args.has("moves") {
             return Err("judge: give either --pgn or --fen/--moves, not both".into());
         }
-        let bytes = std::fs::read(&path).map_err(|e| format!("judge: cannot read '{path}': {e}"))?;
-        let text = String::from_utf8_lossy(&bytes);
-        let parsed = pgn::parse(&text);
-        if parsed.is_empty() {
-            return Err(format!("judge: no game found in '{path}'"));
+        if pgn_paths.is_empty() {
+            return Err("judge: --pgn needs a file or a directory".into());
         }
-        parsed
-            .iter()
-            .enumerate()
-            .map(|(i, g)| g.start().map(|p| (p, g.moves.clone())).map_err(|e| format!("judge: game {}: {e}", i + 1)))
-            .collect::<Result<_, _>>()?
+        let files = game_files(&pgn_paths)?;
+        let single = files.len() == 1;
+        for path in files {
+            let bytes = std::fs::read(&path).map_err(|e| format!("judge: cannot read '{}': {e}", path.display()))?;
+            let (text, _) = pgn::decode(&bytes);
+            let parsed = pgn::parse(&text);
+            if parsed.is_empty() && single {
+                return Err(format!("judge: no game found in '{}'", path.display()));
+            }
+            for (i, g) in parsed.iter().enumerate() {
+                entries.push(Entry {
+                    source: path.display().to_string(),
+                    number: i + 1,
+                    tags: g.tags.clone(),
+                    token: g.result.clone(),
+                    game: g.start().map(|p| (p, g.moves.clone())),
+                });
+            }
+        }
     } else {
         let start = super::cli::position_from_args(&Args::parse(&[
             "--fen".to_string(),
             args.value("fen").unwrap_or_else(|| "startpos".into()),
         ]))?;
         let moves = args.value("moves").unwrap_or_default().split_whitespace().map(String::from).collect();
-        vec![(start, moves)]
-    };
+        entries.push(Entry {
+            source: String::new(),
+            number: 1,
+            tags: Vec::new(),
+            token: None,
+            game: Ok((start, moves)),
+        });
+    }
 
-    let many = games.len() > 1;
+    let many = entries.len() > 1 || args.has("pgn");
+    let tag = |e: &Entry, name: &str| e.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.clone());
+    let (mut verdicts, mut unfinished, mut mismatches, mut unreadable) = (0, 0, 0, 0);
     let mut out = String::new();
-    for (i, (start, moves)) in games.iter().enumerate() {
-        let list: Vec<&str> = moves.iter().map(String::as_str).collect();
-        let judged = judge_game(start, &list, &rules).map_err(|e| {
-            if many {
-                format!("judge: game {}: {e}", i + 1)
-            } else {
-                format!("judge: {e}")
+    for e in &entries {
+        let judged = e.game.clone().and_then(|(start, moves)| {
+            let list: Vec<&str> = moves.iter().map(String::as_str).collect();
+            judge_game(&start, &list, &rules).map_err(|e| e.to_string())
+        });
+        let recorded = tag(e, "Result").filter(|r| r.trim() != "*").or_else(|| e.token.clone());
+        let judged = match judged {
+            Ok(j) => j,
+            Err(err) if !many => return Err(format!("judge: {err}")),
+            Err(err) => {
+                unreadable += 1;
+                if json {
+                    let j = Json::obj().with("file", e.source.as_str()).with("game", e.number).with("error", err);
+                    let _ = writeln!(out, "{}", j.render());
+                } else {
+                    let _ = writeln!(out, "Game {} of {}: cannot be read: {err}\n", e.number, e.source);
+                }
+                continue;
             }
-        })?;
-        if args.has("json") {
+        };
+        let result = judged.verdict.result;
+        if result == GameResult::Ongoing {
+            unfinished += 1;
+        } else {
+            verdicts += 1;
+        }
+        let wrong = mismatch(recorded.as_deref(), result);
+        mismatches += wrong as usize;
+        if json {
             let mut j = report_json(&judged, &rules);
             if many {
-                j = Json::obj().with("game", i + 1).with("verdict", j);
+                j = Json::obj()
+                    .with("file", e.source.as_str())
+                    .with("game", e.number)
+                    .with("red", tag(e, "Red").unwrap_or_default())
+                    .with("black", tag(e, "Black").unwrap_or_default())
+                    .with("recorded", recorded.clone().unwrap_or_default())
+                    .with("mismatch", wrong)
+                    .with("verdict", j);
             }
             let _ = writeln!(out, "{}", j.render());
         } else {
             if many {
-                let _ = writeln!(out, "Game {}", i + 1);
+                let players = match (tag(e, "Red"), tag(e, "Black")) {
+                    (Some(r), Some(b)) => format!(" — {r} vs {b}"),
+                    _ => String::new(),
+                };
+                let _ = writeln!(out, "Game {} of {}{players}", e.number, e.source);
+                let _ = writeln!(out, "Recorded: {}", recorded.as_deref().unwrap_or("(no Result tag)"));
             }
             out.push_str(&report_text(&judged, &rules));
+            if wrong {
+                let _ = writeln!(
+                    out,
+                    "MISMATCH: recorded {}, but the rules give {}",
+                    recorded.as_deref().unwrap_or("?"),
+                    result.describe()
+                );
+            }
             if many {
                 out.push('\n');
             }
+        }
+    }
+    if many {
+        let summary = format!(
+            "{} games read: {verdicts} decided by the rules, {unfinished} unfinished (resigned, agreed or cut \
+             short), {mismatches} mismatches with the recorded result, {unreadable} unreadable",
+            entries.len()
+        );
+        if json {
+            eprintln!("{summary}");
+        } else {
+            let _ = writeln!(out, "{summary}");
         }
     }
     print!("{out}");

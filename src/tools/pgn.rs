@@ -33,6 +33,12 @@ impl PgnGame {
     }
 }
 
+/// Whether a token starts with a move number (`1.`, `12...`).
+fn starts_with_move_number(tok: &str) -> bool {
+    let digits = tok.chars().take_while(|c| c.is_ascii_digit()).count();
+    digits > 0 && tok[digits..].starts_with(['.', '…', '。'])
+}
+
 fn is_result(tok: &str) -> bool {
     matches!(tok, "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*")
 }
@@ -52,6 +58,23 @@ fn strip_number(tok: &str) -> &str {
     &rest[skip..]
 }
 
+/// Decodes a game file's bytes, whatever the encoding the collections use: UTF-8 (with or without a BOM),
+/// UTF-16 with a BOM, else GBK/GB18030 (xqbase downloads, most Chinese collections). Returns the text and the
+/// encoding's name.
+pub fn decode(bytes: &[u8]) -> (String, &'static str) {
+    if let Some((enc, bom)) = encoding_rs::Encoding::for_bom(bytes) {
+        let (text, _) = enc.decode_without_bom_handling(&bytes[bom..]);
+        return (text.into_owned(), enc.name());
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(t) => (t.to_string(), "UTF-8"),
+        Err(_) => {
+            let (text, _, _) = encoding_rs::GB18030.decode(bytes);
+            (text.into_owned(), "GB18030")
+        }
+    }
+}
+
 /// Splits a PGN text into games. Text outside any game (before the first tag or move) is ignored.
 pub fn parse(text: &str) -> Vec<PgnGame> {
     let mut games = Vec::new();
@@ -59,8 +82,18 @@ pub fn parse(text: &str) -> Vec<PgnGame> {
     let mut in_moves = false;
     let mut depth_comment = false;
     let mut depth_var = 0u32;
+    // After a game's result token, text up to the next tag section (or a move list starting again at a move
+    // number) is outside any game: xqbase's footers, notes, advertising.
+    let mut outside = false;
     for raw in text.lines() {
         let line = raw.trim_start_matches('\u{feff}').trim();
+        if outside {
+            let restarts = line.starts_with('[') || line.split_whitespace().next().is_some_and(starts_with_move_number);
+            if !restarts {
+                continue;
+            }
+            outside = false;
+        }
         if !depth_comment && depth_var == 0 && line.starts_with('[') && line.ends_with(']') {
             if in_moves {
                 games.push(std::mem::take(&mut game));
@@ -104,7 +137,8 @@ pub fn parse(text: &str) -> Vec<PgnGame> {
                 game.result = Some(tok.to_string());
                 games.push(std::mem::take(&mut game));
                 in_moves = false;
-                continue;
+                outside = true;
+                break;
             }
             game.moves.push(tok.to_string());
         }
@@ -216,6 +250,31 @@ mod tests {
         let d = today();
         assert_eq!(d.len(), 10);
         assert!(d.starts_with("20"));
+    }
+
+    /// An xqbase download: GBK bytes, CRLF line ends, a footer after the result that is no game.
+    #[test]
+    fn gbk_and_footers() {
+        let text = "[Game \"Chinese Chess\"]\r\n[Result \"1-0\"]\r\n1. 炮二平五 马８进７ 2. 马二进三 1-0\r\n\
+                    ======================\r\n欢迎访问《象棋百科全书网》\r\n推荐用《象棋巫师》观赏棋谱\r\n";
+        let (gbk, _, _) = encoding_rs::GBK.encode(text);
+        assert!(std::str::from_utf8(&gbk).is_err());
+        let (decoded, name) = decode(&gbk);
+        assert_eq!((decoded.as_str(), name), (text, "GB18030"));
+        let games = parse(&decoded);
+        assert_eq!(games.len(), 1, "{games:?}");
+        assert_eq!(games[0].moves, ["炮二平五", "马８进７", "马二进三"]);
+        // UTF-8 with a BOM, and UTF-16 with a BOM.
+        let mut bom = vec![0xef, 0xbb, 0xbf];
+        bom.extend_from_slice(text.as_bytes());
+        assert_eq!(decode(&bom), (text.to_string(), "UTF-8"));
+        let mut utf16 = vec![0xff, 0xfe];
+        utf16.extend(text.encode_utf16().flat_map(|u| u.to_le_bytes()));
+        assert_eq!(decode(&utf16), (text.to_string(), "UTF-16LE"));
+        // Two games with a footer between them: the second is found, the footer is not a game.
+        let two = format!("{text}[Event \"2\"]\n1. h2e2 h9g7 *\n");
+        assert_eq!(parse(&two).len(), 2);
+        assert_eq!(parse(&two)[1].moves, ["h2e2", "h9g7"]);
     }
 
     #[test]
