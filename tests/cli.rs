@@ -275,3 +275,44 @@ fn datagen_shards_merge_and_resume() {
     assert_eq!(games_in(&p("killed.xqg")), full);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An XQF 1.0 record (the plain version of the format) of the standard start and the given ICCS moves.
+fn xqf_v10(moves: &[&str], result: u8) -> Vec<u8> {
+    let mut b = vec![0u8; 1024];
+    b[..3].copy_from_slice(b"XQ\x0a");
+    b[51] = result;
+    let red = encoding_rs::GBK.encode("胡荣华").0;
+    b[304] = red.len() as u8;
+    b[305..305 + red.len()].copy_from_slice(&red);
+    let xy = |s: &str| (s.as_bytes()[0] - b'a') * 10 + (s.as_bytes()[1] - b'0');
+    let mut record = |from: u8, to: u8, next: bool| {
+        b.extend_from_slice(&[from + 24, to + 32, if next { 0xf0 } else { 0 }, 0, 0, 0, 0, 0]);
+    };
+    record(0, 0, !moves.is_empty());
+    for (i, m) in moves.iter().enumerate() {
+        record(xy(&m[..2]), xy(&m[2..]), i + 1 < moves.len());
+    }
+    b
+}
+
+/// `judge` reads XQF records beside PGN files; a damaged one is reported and the others still judged.
+#[test]
+fn judge_reads_xqf() {
+    let dir = std::env::temp_dir().join(format!("chuhan-xqf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.xqf"), xqf_v10(&["h2e2", "h9g7", "h0g2"], 1)).unwrap();
+    let mut cut = xqf_v10(&["h2e2", "h9g7"], 0);
+    cut.truncate(1030);
+    std::fs::write(dir.join("b.XQF"), cut).unwrap();
+    let (out, err, code) = chuhan(&["judge", "--pgn", dir.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("a.xqf — 胡荣华 vs ?"), "{out}");
+    assert!(out.contains("Recorded: 1-0\nResult: game continues"), "{out}");
+    assert!(out.contains("b.XQF: cannot be read:") && out.contains("end in the middle of a record"), "{out}");
+    assert!(out.trim_end().ends_with("1 unreadable"), "{out}");
+    let single = dir.join("a.xqf");
+    let (out, _, code) = chuhan(&["judge", "--pgn", single.to_str().unwrap(), "--json"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains(r#""recorded":"1-0""#) && out.contains(r#""ply":3"#), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -110,7 +110,8 @@ pub fn report_json(j: &Judged, rules: &Rules) -> Json {
     out
 }
 
-/// The game files under `paths`: files as given, directories searched (recursively) for `.pgn` files.
+/// The game files under `paths`: files as given, directories searched (recursively) for `.pgn` and `.xqf`
+/// files.
 fn game_files(paths: &[String]) -> Result<Vec<std::path::PathBuf>, String> {
     fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), String> {
         let mut entries: Vec<_> = std::fs::read_dir(dir)
@@ -122,7 +123,7 @@ fn game_files(paths: &[String]) -> Result<Vec<std::path::PathBuf>, String> {
         for p in entries {
             if p.is_dir() {
                 walk(&p, out)?;
-            } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn")) {
+            } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn") || e.eq_ignore_ascii_case("xqf")) {
                 out.push(p);
             }
         }
@@ -193,9 +194,20 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         let files = game_files(&pgn_paths)?;
         let single = files.len() == 1;
         for path in files {
-            let bytes = std::fs::read(&path).map_err(|e| format!("judge: cannot read '{}': {e}", path.display()))?;
-            let (text, _) = pgn::decode(&bytes);
-            let parsed = pgn::parse(&text);
+            let parsed = match pgn::read_file(&path) {
+                Ok(games) => games,
+                Err(e) if single => return Err(format!("judge: {e}")),
+                Err(e) => {
+                    entries.push(Entry {
+                        source: path.display().to_string(),
+                        number: 1,
+                        tags: Vec::new(),
+                        token: None,
+                        game: Err(e),
+                    });
+                    continue;
+                }
+            };
             if parsed.is_empty() && single {
                 return Err(format!("judge: no game found in '{}'", path.display()));
             }
@@ -272,8 +284,8 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         } else {
             if many {
                 let players = match (tag(e, "Red"), tag(e, "Black")) {
-                    (Some(r), Some(b)) => format!(" — {r} vs {b}"),
-                    _ => String::new(),
+                    (None, None) => String::new(),
+                    (r, b) => format!(" — {} vs {}", r.as_deref().unwrap_or("?"), b.as_deref().unwrap_or("?")),
                 };
                 let _ = writeln!(out, "Game {} of {}{players}", e.number, e.source);
                 let _ = writeln!(out, "Recorded: {}", recorded.as_deref().unwrap_or("(no Result tag)"));

@@ -13,3 +13,4 @@ pub mod params;
 pub mod pgn;
 pub mod train;
 pub mod tune;
+pub mod xqf;

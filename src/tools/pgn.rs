@@ -75,6 +75,16 @@ pub fn decode(bytes: &[u8]) -> (String, &'static str) {
     }
 }
 
+/// The games of a game file: an XQF record (one game), or a PGN text in any of the encodings [`decode`]
+/// knows.
+pub fn read_file(path: &std::path::Path) -> Result<Vec<PgnGame>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+    if super::xqf::is_xqf(&bytes) {
+        return super::xqf::read(&bytes).map(|g| vec![g]).map_err(|e| format!("{}: {e}", path.display()));
+    }
+    Ok(parse(&decode(&bytes).0))
+}
+
 /// Splits a PGN text into games. Text outside any game (before the first tag or move) is ignored.
 pub fn parse(text: &str) -> Vec<PgnGame> {
     let mut games = Vec::new();

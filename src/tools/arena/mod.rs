@@ -686,7 +686,18 @@ pub fn config_from_args(argv: &[String]) -> Result<Config, String> {
     let mut openings = match args.value("openings") {
         Some(path) => {
             let text = std::fs::read(&path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-            openings::parse(&String::from_utf8_lossy(&text)).map_err(|e| format!("{path}: {e}"))?
+            if super::xqf::is_xqf(&text) {
+                // An XQF record: its start and main line make one opening.
+                let g = super::xqf::read(&text).map_err(|e| format!("{path}: {e}"))?;
+                let start = g.start().map_err(|e| format!("{path}: {e}"))?;
+                let line = match g.moves.is_empty() {
+                    true => start.to_fen(),
+                    false => format!("{} moves {}", start.to_fen(), g.moves.join(" ")),
+                };
+                openings::parse(&line).map_err(|e| format!("{path}: {e}"))?
+            } else {
+                openings::parse(&super::pgn::decode(&text).0).map_err(|e| format!("{path}: {e}"))?
+            }
         }
         None => openings::built_in(),
     };
