@@ -196,6 +196,18 @@ fn judge_pgn_files() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Garbage bytes given as a game file: a clear error, no panic.
+#[test]
+fn judge_garbage_file() {
+    let path = std::env::temp_dir().join(format!("chuhan-garbage-{}.pgn", std::process::id()));
+    let bytes: Vec<u8> = (0..4000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    std::fs::write(&path, bytes).unwrap();
+    let (out, err, code) = chuhan(&["judge", "--pgn", path.to_str().unwrap()], "");
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("no game could be read") && out.contains("cannot be read") && !err.contains("panicked"), "{err}");
+    std::fs::remove_file(&path).ok();
+}
+
 #[test]
 fn judge_refuses_bad_input() {
     for (args, needle) in [

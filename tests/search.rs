@@ -37,6 +37,13 @@ fn completing_a_forbidden_cycle_is_a_loss() {
     let (fen, moves) = ("9/3nk4/9/9/3R5/9/9/9/9/3K5 w - - 0 1", "d5e5 e8f8 e5d5 f8e8 d5e5 e8f8");
     assert!(value_of(fen, moves, "e5d5", RuleSet::Chinese) <= -MATE_BOUND);
     assert!(value_of(fen, moves, "e5d5", RuleSet::Asian) > -MATE_BOUND);
+    // rules.md §6 C29: the rook's direct chase is new each time although a win through a check existed: the
+    // third time loses under both rule sets, and the search sees it.
+    let (fen, moves) = ("9/3k5/9/9/8c/9/9/4K4/9/7R1 w - - 0 1", "h0i0 i5h5 i0h0 h5i5 h0i0 i5h5");
+    assert!(value_of(fen, moves, "i0h0", RuleSet::Chinese) <= -MATE_BOUND);
+    assert!(value_of(fen, moves, "i0h0", RuleSet::Asian) <= -MATE_BOUND);
+    // The defender's side of it: Black, to move, may step into the third occurrence and win by the rule.
+    assert!(value_of(fen, "h0i0 i5h5 i0h0 h5i5 h0i0 i5h5 i0h0", "h5i5", RuleSet::Chinese) >= MATE_BOUND);
     // rules.md §6 C01: perpetual check loses under both.
     let (fen, moves) = ("4k4/9/9/9/5R3/9/9/9/9/3K5 w - - 0 1", "f5e5 e9f9 e5f5 f9e9 f5e5 e9f9");
     assert!(value_of(fen, moves, "e5f5", RuleSet::Chinese) <= -MATE_BOUND);

@@ -317,5 +317,8 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         }
     }
     print!("{out}");
+    if unreadable > 0 && unreadable == entries.len() {
+        return Err("no game could be read".into());
+    }
     Ok(())
 }
