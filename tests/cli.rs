@@ -180,6 +180,8 @@ fn judge_pgn_files() {
     )
     .unwrap();
     std::fs::write(sub.join("notes.txt"), "not a game").unwrap();
+    // WXF notation, UTF-8 with a BOM.
+    std::fs::write(sub.join("c.pgn"), "\u{feff}[Result \"*\"]\n1. C2.5 H8+7 2. H2+3 R9.8 *\n").unwrap();
     let (out, err, code) = chuhan(&["judge", "--pgn", sub.to_str().unwrap()], "");
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("— 许银川 vs 吕钦\nRecorded: 1-0\nResult: game continues"), "{out}");
@@ -188,7 +190,7 @@ fn judge_pgn_files() {
     assert!(out.contains("Game 2 of") && out.contains("cannot be read: move 2 ('h2e2')"), "{out}");
     assert!(
         out.trim_end().ends_with(
-            "3 games read: 1 decided by the rules, 1 unfinished (resigned, agreed or cut short), \
+            "4 games read: 1 decided by the rules, 2 unfinished (resigned, agreed or cut short), \
              1 mismatches with the recorded result, 1 unreadable"
         ),
         "{out}"
@@ -204,7 +206,10 @@ fn judge_garbage_file() {
     std::fs::write(&path, bytes).unwrap();
     let (out, err, code) = chuhan(&["judge", "--pgn", path.to_str().unwrap()], "");
     assert_eq!(code, 2, "{out}{err}");
-    assert!(err.contains("no game could be read") && out.contains("cannot be read") && !err.contains("panicked"), "{err}");
+    assert!(
+        err.contains("no game could be read") && out.contains("cannot be read") && !err.contains("panicked"),
+        "{err}"
+    );
     std::fs::remove_file(&path).ok();
 }
 
@@ -327,4 +332,19 @@ fn judge_reads_xqf() {
     assert_eq!(code, 0);
     assert!(out.contains(r#""recorded":"1-0""#) && out.contains(r#""ply":3"#), "{out}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The 2006 computer championship games as xqbase publishes them (GBK, footers), kept out of the repository:
+/// set CHUHAN_CCGC_DIR to a folder of them (ElephantEye's repository has them under CCGC/) to run this.
+#[test]
+fn judge_reads_the_ccgc_collection() {
+    let Some(dir) = std::env::var_os("CHUHAN_CCGC_DIR") else {
+        eprintln!("CHUHAN_CCGC_DIR not set: skipped");
+        return;
+    };
+    let (out, err, code) = chuhan(&["judge", "--pgn", dir.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{err}");
+    let summary = out.lines().last().unwrap();
+    assert!(summary.contains(" 0 unreadable"), "{summary}");
+    assert!(!summary.starts_with("0 games"), "{summary}");
 }
