@@ -14,7 +14,7 @@ Usage:
                | --nodes N | --depth D) [--games N] [--concurrency K] [--openings FILE] [--rules chinese|asian]
                [--pgn FILE] [--json FILE] [--sprt \"elo0=0 elo1=5 alpha=0.05 beta=0.05\"] [--resign …] [--draw …]
   chuhan datagen --games N --out FILE [--nodes N] [--threads T] [--seed S] [--random-plies K] [--balance B]
-                 [--shard K/N] [--text]
+                 [--shard K/N] [--evalfile NET] [--text]
   chuhan datagen merge --out FILE IN…
   chuhan train --data \"FILE…\" --out NET.nnue [--hidden H] [--epochs N] [--batch B] [--lr X] [--wdl W]
                [--seed S] [--threads T] [--val-percent P] [--min-ply P] [--mirror] [--checkpoint FILE] [--resume FILE]

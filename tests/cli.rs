@@ -290,6 +290,12 @@ fn datagen_shards_merge_and_resume() {
     // Nothing left to do: a finished file stays as it is.
     gen(&p("killed.xqg"), &[]);
     assert_eq!(games_in(&p("killed.xqg")), full);
+    // A network plays the games that train the next one.
+    std::fs::write(p("random.nnue"), chuhan::nnue::Network::random(32, 3).to_bytes()).unwrap();
+    let net = p("random.nnue");
+    gen(&p("nnue.xqg"), &["--evalfile", net.to_str().unwrap()]);
+    let by_net = games_in(&p("nnue.xqg"));
+    assert!(!by_net.is_empty() && by_net != full);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

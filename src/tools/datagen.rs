@@ -19,6 +19,8 @@
 use super::cli::Args;
 use super::gamefile::{self, Game};
 use super::openings;
+use crate::eval::EvalKind;
+use crate::nnue::Network;
 use crate::rules::{game_state, GameResult, Rules};
 use crate::search::{search, Limits, Settings, Shared, Silent, MATE_BOUND};
 use crate::types::Color;
@@ -26,6 +28,7 @@ use rayon::prelude::*;
 use std::collections::HashSet;
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 use std::sync::Mutex;
 
 /// A small, seedable generator (xorshift64*), so that a seed reproduces the data.
@@ -45,13 +48,16 @@ impl Rng {
 }
 
 /// How games are played.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Config {
     pub seed: u64,
     pub nodes: u64,
     pub random_plies: usize,
     /// Games whose first search scores beyond this (evaluation units) are dropped.
     pub balance: i32,
+    /// The evaluation the games are played with (a network plays the games that train the next one).
+    pub eval: EvalKind,
+    pub network: Option<Arc<Network>>,
 }
 
 const WIN_SCORE: i32 = 2000;
@@ -78,7 +84,7 @@ pub fn play(index: u64, cfg: &Config) -> Option<Game> {
     let rules = Rules::default();
     let shared = Shared::new(4);
     let limits = Limits { nodes: Some(cfg.nodes), ..Limits::default() };
-    let settings = Settings::default();
+    let settings = Settings { eval: cfg.eval, network: cfg.network.clone(), ..Settings::default() };
     let mut moves = Vec::new();
     let (mut sure, mut last_sign, mut quiet) = (0, 0, 0);
     let result = loop {
@@ -164,13 +170,13 @@ fn resume(path: &str) -> Result<HashSet<(u64, u64)>, String> {
 const CHUNK_GAMES: usize = 16;
 
 /// `chuhan datagen --games N --out FILE [--nodes N] [--threads T] [--seed S] [--random-plies K]
-/// [--balance CP] [--shard K/N] [--text]`, or `chuhan datagen merge --out FILE IN…`
+/// [--balance CP] [--shard K/N] [--evalfile NET] [--text]`, or `chuhan datagen merge --out FILE IN…`
 pub fn run(argv: &[String]) -> Result<(), String> {
     if argv.first().map(String::as_str) == Some("merge") {
         return merge(&argv[1..]);
     }
     let args = Args::parse(argv);
-    let known = ["games", "out", "nodes", "threads", "seed", "random-plies", "balance", "shard", "text"];
+    let known = ["games", "out", "nodes", "threads", "seed", "random-plies", "balance", "shard", "text", "evalfile"];
     if let Some(f) = args.unknown(&known) {
         return Err(format!("datagen: unknown flag --{f}"));
     }
@@ -183,7 +189,14 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         nodes: args.number("nodes", 6000u64, 100..=100_000_000)?,
         random_plies: args.number("random-plies", 6usize, 0..=40)?,
         balance: args.number("balance", 500i32, 0..=MATE_BOUND)?,
+        eval: EvalKind::Hce,
+        network: None,
     };
+    let mut cfg = cfg;
+    if let Some(path) = args.value("evalfile") {
+        cfg.network = Some(Arc::new(Network::load(&path).map_err(|e| format!("datagen: {e}"))?));
+        cfg.eval = EvalKind::Nnue;
+    }
     let threads = args.number("threads", 1usize, 1..=256)?;
     let (shard, shards) = args.value("shard").map_or(Ok((0, 1)), |s| parse_shard(&s))?;
     let text = args.has("text");
@@ -277,7 +290,8 @@ mod tests {
     use super::*;
     use crate::board::Position;
 
-    const CFG: Config = Config { seed: 7, nodes: 300, random_plies: 4, balance: 400 };
+    const CFG: Config =
+        Config { seed: 7, nodes: 300, random_plies: 4, balance: 400, eval: EvalKind::Hce, network: None };
 
     #[test]
     fn games_are_reproducible_and_legal() {
