@@ -9,7 +9,8 @@ Usage:
   chuhan judge --fen FEN --moves \"m1 m2 …\" [--rules chinese|asian] [--json]
   chuhan judge --pgn FILE [--rules chinese|asian] [--json]
   chuhan analyze [--fen FEN] [--moves \"…\"] [--depth N | --movetime MS | --nodes N] [--multipv K]
-                 [--threads N] [--hash MB] [--rules chinese|asian] [--eval hce] [--ascii]
+                 [--threads N] [--hash MB] [--rules chinese|asian] [--eval hce|nnue] [--evalfile NET] [--ascii]
+  chuhan analyze --pgn FILE [--game N] [--ply K] …   a position of a game file (PGN or XQF)
   chuhan match --engine cmd=PATH [proto=uci|ucci] [name=N] [option.X=V]… --engine … (--tc 10+0.1 | --movetime MS
                | --nodes N | --depth D) [--games N] [--concurrency K] [--openings FILE] [--rules chinese|asian]
                [--pgn FILE] [--json FILE] [--sprt \"elo0=0 elo1=5 alpha=0.05 beta=0.05\"] [--resign …] [--draw …]

@@ -354,3 +354,24 @@ fn judge_reads_the_ccgc_collection() {
     assert!(summary.contains(" 0 unreadable"), "{summary}");
     assert!(!summary.starts_with("0 games"), "{summary}");
 }
+
+/// `analyze --pgn` takes its position from a game file, XQF or PGN, at a chosen ply.
+#[test]
+fn analyze_a_game_file() {
+    let dir = std::env::temp_dir().join(format!("chuhan-analyze-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let xqf = dir.join("g.xqf");
+    std::fs::write(&xqf, xqf_v10(&["h2e2", "h9g7", "h0g2"], 1)).unwrap();
+    let (out, err, code) =
+        chuhan(&["analyze", "--pgn", xqf.to_str().unwrap(), "--ply", "2", "--depth", "3", "--ascii"], "");
+    assert_eq!(code, 0, "{err}");
+    // After 1. h2e2 h9g7 it is Red's move.
+    assert!(out.contains("Fen: rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w"), "{out}");
+    assert!(out.contains("best move: "), "{out}");
+    let (_, err, code) = chuhan(&["analyze", "--pgn", xqf.to_str().unwrap(), "--game", "2"], "");
+    assert_eq!((code, err.trim()), (2, format!("chuhan: analyze: '{}' has 1 game(s), not 2", xqf.display()).as_str()));
+    let (_, err, code) = chuhan(&["analyze", "--pgn", xqf.to_str().unwrap(), "--ply", "4"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("not a number from 0 to 3"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

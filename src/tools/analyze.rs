@@ -108,18 +108,50 @@ impl Listener for Printer {
     }
 }
 
+/// The position of a game file (PGN in any encoding, or XQF): game `number`, after `ply` moves (all of them
+/// when `None`).
+fn game_position(path: &str, number: usize, ply: Option<String>) -> Result<crate::board::Position, String> {
+    let games = super::pgn::read_file(std::path::Path::new(path)).map_err(|e| format!("analyze: {e}"))?;
+    let g =
+        games.get(number - 1).ok_or_else(|| format!("analyze: '{path}' has {} game(s), not {number}", games.len()))?;
+    let mut pos = g.start().map_err(|e| format!("analyze: {e}"))?;
+    let ply = match ply {
+        None => g.moves.len(),
+        Some(p) => p.trim().parse::<usize>().ok().filter(|&p| p <= g.moves.len()).ok_or_else(|| {
+            format!("analyze: --ply '{p}' is not a number from 0 to {} (the game's length)", g.moves.len())
+        })?,
+    };
+    for (i, text) in g.moves[..ply].iter().enumerate() {
+        let m = crate::notation::parse_move(&pos, text).map_err(|e| format!("analyze: game move {}: {e}", i + 1))?;
+        pos.make_move(m);
+    }
+    Ok(pos)
+}
+
 /// `chuhan analyze [--fen FEN] [--moves …] [--depth N | --movetime MS | --nodes N] [--multipv K] [--threads N]
-/// [--hash MB] [--rules chinese|asian] [--eval hce] [--ascii]`
+/// [--hash MB] [--rules chinese|asian] [--eval hce|nnue] [--evalfile NET] [--ascii]`, or `--pgn FILE
+/// [--game N] [--ply K]` for a position of a game file (PGN or XQF)
 pub fn run(argv: &[String]) -> Result<(), String> {
     let args = Args::parse(argv);
-    let known = ["fen", "moves", "depth", "movetime", "nodes", "multipv", "threads", "hash", "rules", "eval", "ascii"];
+    let known = [
+        "fen", "moves", "pgn", "game", "ply", "depth", "movetime", "nodes", "multipv", "threads", "hash", "rules",
+        "eval", "evalfile", "ascii",
+    ];
     if let Some(f) = args.unknown(&known) {
         return Err(format!("analyze: unknown flag --{f}"));
     }
     if let Some(p) = args.positional.first() {
         return Err(format!("analyze: unexpected argument '{p}'"));
     }
-    let pos = position_from_args(&args)?;
+    let pos = match args.value("pgn") {
+        None => position_from_args(&args)?,
+        Some(path) => {
+            if args.has("fen") || args.has("moves") {
+                return Err("analyze: give either --pgn or --fen/--moves, not both".into());
+            }
+            game_position(&path, args.number("game", 1usize, 1..=1_000_000)?, args.value("ply"))?
+        }
+    };
     let depth = args.number("depth", 0i32, 0..=100)?;
     let movetime = args.number("movetime", 0u64, 0..=86_400_000)?;
     let nodes = args.number("nodes", 0u64, 0..=u64::MAX)?;
@@ -131,8 +163,15 @@ pub fn run(argv: &[String]) -> Result<(), String> {
     if let Some(r) = args.value("rules") {
         settings.rules.set = r.parse()?;
     }
+    if let Some(path) = args.value("evalfile") {
+        settings.network = Some(std::sync::Arc::new(crate::nnue::Network::load(&path)?));
+        settings.eval = crate::eval::EvalKind::Nnue;
+    }
     if let Some(e) = args.value("eval") {
         settings.eval = crate::eval::EvalKind::parse(&e).ok_or_else(|| format!("analyze: unknown evaluation '{e}'"))?;
+    }
+    if settings.eval == crate::eval::EvalKind::Nnue && settings.network.is_none() {
+        return Err("analyze: --eval nnue needs --evalfile NET (no network is built in yet)".into());
     }
     let hash = args.number("hash", 64usize, 1..=65536)?;
     let colour = !args.has("ascii") && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
