@@ -556,8 +556,8 @@ fn search_parameters_are_options_in_a_tuning_build() {
     assert_eq!(e.exit_code(), 0);
 }
 
-/// A network file loaded through `EvalFile` evaluates the search once `Eval nnue` is set; a damaged file is
-/// refused with its reason and the engine keeps what it had.
+/// `Eval nnue` searches with the built-in network, and with a network file once `EvalFile` loads one; a damaged
+/// file is refused with its reason and the engine keeps what it had.
 #[test]
 fn eval_file_and_eval_option() {
     let dir = std::env::temp_dir().join(format!("chuhan-evalfile-{}", std::process::id()));
@@ -571,9 +571,6 @@ fn eval_file_and_eval_option() {
     let mut e = Engine::start();
     e.send("uci");
     e.expect_line("uciok");
-    e.send("setoption name Eval value nnue");
-    let said = e.until(Duration::from_secs(5), |l| l.starts_with("info string"));
-    assert!(said[0].contains("set EvalFile first"), "{said:?}");
     e.send(&format!("setoption name EvalFile value {}", bad.display()));
     let said = e.until(Duration::from_secs(5), |l| l.starts_with("info string"));
     assert!(said[0].contains("truncated"), "{said:?}");
@@ -589,14 +586,16 @@ fn eval_file_and_eval_option() {
         last
     };
     let hce = depth5(&mut e);
-    e.send(&format!("setoption name EvalFile value {}", good.display()));
     e.send("setoption name Eval value nnue");
+    let built_in = depth5(&mut e);
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
     e.send("isready");
     let said = e.expect_line("readyok");
     assert!(said.iter().all(|l| !l.contains("error")), "{said:?}");
-    let nnue = depth5(&mut e);
+    let random = depth5(&mut e);
     let score = |l: &str| l.split(" score ").nth(1).unwrap().split_whitespace().take(2).collect::<Vec<_>>().join(" ");
-    assert_ne!(score(&hce), score(&nnue), "{hce} / {nnue}");
+    assert_ne!(score(&hce), score(&built_in), "{hce} / {built_in}");
+    assert_ne!(score(&built_in), score(&random), "{built_in} / {random}");
     e.send("quit");
     assert_eq!(e.exit_code(), 0);
     let _ = std::fs::remove_dir_all(&dir);

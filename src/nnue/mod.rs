@@ -15,8 +15,21 @@ use crate::eval::Evaluator;
 use crate::types::{Color, Move};
 use features::index;
 pub use network::Network;
+use once_cell::sync::Lazy;
 use simd::Backend;
 use std::sync::Arc;
+
+/// The network built into the binary (`nnue/net0.nnue`; `nnue/README.md` says how it was made): `Eval nnue`
+/// needs no file. `EvalFile` replaces it.
+static EMBEDDED: &[u8] = include_bytes!("../../nnue/net0.nnue");
+
+static DEFAULT: Lazy<Arc<Network>> =
+    Lazy::new(|| Arc::new(Network::from_bytes(EMBEDDED).expect("the embedded network is valid (a test reads it)")));
+
+/// The built-in network.
+pub fn default_network() -> Arc<Network> {
+    Arc::clone(&DEFAULT)
+}
 
 /// Makes room in the stack `acc` (pairs of width `w`) for ply `top + 1`; returns (parent, child).
 fn parent_and_child(acc: &mut Vec<i16>, top: usize, w: usize) -> (&[i16], &mut [i16]) {
@@ -142,6 +155,19 @@ impl Evaluator for State {
 mod tests {
     use super::*;
     use crate::bench::positions;
+
+    /// The built-in network reads, and judges material as a network trained on games should: the start near
+    /// level, a side a rook up far ahead.
+    #[test]
+    fn the_embedded_network() {
+        let net = default_network();
+        assert_eq!(net.hidden % 16, 0);
+        let start = State::evaluate_full(&net, &Position::startpos());
+        assert!(start.abs() < 150, "{start}");
+        let rook_up =
+            Position::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1").unwrap();
+        assert!(State::evaluate_full(&net, &rook_up) > start + 300);
+    }
 
     /// A position and its colour-flipped twin get the same evaluation (each from its side to move), and every
     /// SIMD implementation gives the scalar one's.

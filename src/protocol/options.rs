@@ -164,10 +164,6 @@ impl Options {
                     let names: Vec<&str> = EvalKind::ALL.iter().map(|k| k.name()).collect();
                     format!("{name} value '{v}' is not one of: {}", names.join(", "))
                 })?;
-                if self.eval == EvalKind::Nnue && self.network.is_none() {
-                    self.eval = EvalKind::Hce;
-                    return Err(format!("{name} nnue needs a network: set EvalFile first (none is built in yet)"));
-                }
                 Ok(Change::Set { resize_hash: false })
             }
             "evalfile" => {
@@ -175,7 +171,6 @@ impl Options {
                 if path.is_empty() || path == "<empty>" {
                     self.eval_file.clear();
                     self.network = None;
-                    self.eval = EvalKind::Hce;
                 } else {
                     self.network = Some(Arc::new(Network::load(path)?));
                     self.eval_file = path.to_string();
@@ -282,7 +277,6 @@ mod tests {
         assert!(o.set("Ponder", Some("maybe")).unwrap_err().contains("not true or false"));
         assert!(o.set("Frobnicate", Some("1")).unwrap_err().contains("unknown option"));
         assert_eq!(o.set("Eval", Some("nn")).unwrap_err(), "Eval value 'nn' is not one of: hce, nnue");
-        assert!(o.set("Eval", Some("nnue")).unwrap_err().contains("set EvalFile first"));
         assert!(o.set("EvalFile", Some("/nonexistent/x.nnue")).unwrap_err().starts_with("/nonexistent/x.nnue: "));
         assert_eq!(o, Options::default());
     }

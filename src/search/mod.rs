@@ -113,8 +113,7 @@ pub struct Settings {
     pub pruning: bool,
     /// The evaluation (the `Eval` option).
     pub eval: EvalKind,
-    /// The network for `EvalKind::Nnue` (the `EvalFile` option). Without one, the handcrafted evaluation is
-    /// used: no network is embedded in the binary yet.
+    /// The network for `EvalKind::Nnue` (the `EvalFile` option); `None`: the built-in one.
     pub network: Option<Arc<Network>>,
 }
 
@@ -1194,11 +1193,12 @@ pub fn search(
         wait_for_stop(limits, shared);
         return SearchResult { best: None, ponder: None, score: mated_in(0), depth: 0, nodes: 0, pv: Vec::new() };
     }
-    match (settings.eval, &settings.network) {
-        (EvalKind::Nnue, Some(net)) => {
-            run(pos, moves, limits, settings, shared, listener, &|| nnue::State::new(Arc::clone(net)))
+    match settings.eval {
+        EvalKind::Nnue => {
+            let net = settings.network.clone().unwrap_or_else(nnue::default_network);
+            run(pos, moves, limits, settings, shared, listener, &|| nnue::State::new(Arc::clone(&net)))
         }
-        _ => run(pos, moves, limits, settings, shared, listener, &hce::State::default),
+        EvalKind::Hce => run(pos, moves, limits, settings, shared, listener, &hce::State::default),
     }
 }
 

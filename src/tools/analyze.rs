@@ -170,9 +170,6 @@ pub fn run(argv: &[String]) -> Result<(), String> {
     if let Some(e) = args.value("eval") {
         settings.eval = crate::eval::EvalKind::parse(&e).ok_or_else(|| format!("analyze: unknown evaluation '{e}'"))?;
     }
-    if settings.eval == crate::eval::EvalKind::Nnue && settings.network.is_none() {
-        return Err("analyze: --eval nnue needs --evalfile NET (no network is built in yet)".into());
-    }
     let hash = args.number("hash", 64usize, 1..=65536)?;
     let colour = !args.has("ascii") && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let limits = Limits {

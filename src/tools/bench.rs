@@ -30,9 +30,6 @@ pub fn cli(argv: &[String]) -> Result<(), String> {
     if let Some(e) = args.value("eval") {
         settings.eval = EvalKind::parse(&e).ok_or_else(|| format!("bench: unknown evaluation '{e}'"))?;
     }
-    if settings.eval == EvalKind::Nnue && settings.network.is_none() {
-        return Err("bench: --eval nnue needs --evalfile FILE (no network is built in yet)".into());
-    }
     let (nodes, nps) = run(depth, true, &settings);
     println!("Bench: {nodes} nodes {nps} nps");
     Ok(())
