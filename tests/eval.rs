@@ -74,3 +74,21 @@ fn nnue_state_matches_full_evaluation() {
         );
     }
 }
+
+/// The built-in network: a position and its colour-flipped twin get the same evaluation (each from its side to
+/// move), and every SIMD implementation gives the scalar one's.
+#[test]
+fn nnue_colour_flip_and_backends_agree() {
+    let net = nnue::default_network();
+    common::random_positions(500, 43, |pos| {
+        let fen = pos.to_fen();
+        let v = nnue::State::evaluate_full(&net, pos);
+        for b in Backend::available() {
+            let mut s = nnue::State::with_backend(Arc::clone(&net), b);
+            s.refresh(pos);
+            assert_eq!(s.evaluate(pos), v, "{fen} {b:?}");
+        }
+        let (flipped, _) = flip_colors(&fen, "");
+        assert_eq!(nnue::State::evaluate_full(&net, &Position::from_fen(&flipped).unwrap()), v, "{fen} / {flipped}");
+    });
+}

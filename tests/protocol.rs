@@ -540,7 +540,10 @@ fn search_parameters_are_options_in_a_tuning_build() {
     e.send("uci");
     let hs = e.expect_line("uciok");
     assert!(hs.contains(&"option name nmp_base type spin default 3 min 1 max 6".to_string()), "{hs:?}");
-    assert_eq!(hs.iter().filter(|l| l.starts_with("option name ")).count(), 10 + chuhan::search::params::ALL.len());
+    for p in chuhan::search::params::ALL {
+        let line = format!("option name {} type spin default {} min {} max {}", p.name, p.default, p.min, p.max);
+        assert!(hs.contains(&line), "{line} missing");
+    }
     e.send("setoption name nmp_base value 7");
     let said = e.until(Duration::from_secs(5), |l| l.starts_with("info string"));
     assert!(said[0].contains("out of range 1-6"), "{said:?}");

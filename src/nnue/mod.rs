@@ -154,7 +154,6 @@ impl Evaluator for State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::positions;
 
     /// The built-in network reads, and judges material as a network trained on games should: the start near
     /// level, a side a rook up far ahead.
@@ -167,41 +166,5 @@ mod tests {
         let rook_up =
             Position::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1").unwrap();
         assert!(State::evaluate_full(&net, &rook_up) > start + 300);
-    }
-
-    /// A position and its colour-flipped twin get the same evaluation (each from its side to move), and every
-    /// SIMD implementation gives the scalar one's.
-    #[test]
-    fn colour_flip_and_backends_agree() {
-        let net = Arc::new(Network::random(64, 9));
-        for fen in positions() {
-            let pos = Position::from_fen(fen).unwrap();
-            let v = State::evaluate_full(&net, &pos);
-            for b in Backend::available() {
-                let mut s = State::with_backend(Arc::clone(&net), b);
-                s.refresh(&pos);
-                assert_eq!(s.evaluate(&pos), v, "{fen} {b:?}");
-            }
-            let flipped = flip(fen);
-            assert_eq!(State::evaluate_full(&net, &Position::from_fen(&flipped).unwrap()), v, "{fen} / {flipped}");
-        }
-    }
-
-    /// The FEN with colours exchanged: the board turned over, cases swapped, the other side to move.
-    fn flip(fen: &str) -> String {
-        let mut parts = fen.split(' ');
-        let board: Vec<String> = parts
-            .next()
-            .unwrap()
-            .split('/')
-            .rev()
-            .map(|r| {
-                r.chars()
-                    .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
-                    .collect()
-            })
-            .collect();
-        let side = if parts.next() == Some("w") { "b" } else { "w" };
-        format!("{} {side} - - 0 1", board.join("/"))
     }
 }

@@ -19,6 +19,7 @@
 use super::cli::Args;
 use super::gamefile::{self, Game};
 use super::openings;
+use super::rng::Rng;
 use crate::eval::EvalKind;
 use crate::nnue::Network;
 use crate::rules::{game_state, GameResult, Rules};
@@ -30,22 +31,6 @@ use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::sync::Mutex;
-
-/// A small, seedable generator (xorshift64*), so that a seed reproduces the data.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// How games are played.
 #[derive(Clone, Debug)]
@@ -69,7 +54,8 @@ const MAX_PLIES: usize = 300;
 
 /// Plays game `index`; `None` when its opening is unbalanced.
 pub fn play(index: u64, cfg: &Config) -> Option<Game> {
-    let mut rng = Rng(cfg.seed ^ (index + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    // The state the generator had before it was shared (seed ^ golden-ratio multiple of index + 1, odd).
+    let mut rng = Rng::from_state(cfg.seed ^ (index + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let suite = openings::built_in();
     let mut pos = suite[rng.below(suite.len())].position();
     for _ in 0..cfg.random_plies {

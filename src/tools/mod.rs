@@ -11,6 +11,7 @@ pub mod judge;
 pub mod openings;
 pub mod params;
 pub mod pgn;
+pub mod rng;
 pub mod train;
 pub mod tune;
 pub mod xqf;

@@ -14,6 +14,7 @@
 
 use super::cli::Args;
 use super::gamefile;
+use super::rng::Rng;
 use crate::board::Position;
 use crate::nnue::features::{index, INPUTS};
 use crate::nnue::network::{Network, MAX_OUTPUT_WEIGHT};
@@ -100,22 +101,6 @@ pub struct Model {
     pub b2: f32,
 }
 
-/// A small seedable generator (xorshift64*), for initial weights and shuffling.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn uniform(&mut self) -> f32 {
-        (self.next() >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
-
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -125,7 +110,7 @@ const W2_LIMIT: f32 = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
 
 impl Model {
     pub fn new(hidden: usize, seed: u64) -> Model {
-        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let mut rng = Rng::new(seed);
         let mut uniform = |r: f32| (rng.uniform() * 2.0 - 1.0) * r;
         let r1 = 1.0 / (32f32).sqrt();
         let r2 = 1.0 / (2.0 * hidden as f32).sqrt();
@@ -304,11 +289,11 @@ pub fn train(
     mut report: impl FnMut(usize, &Model, &Adam, f64, f64),
 ) {
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
-    let mut rng = Rng(cfg.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut rng = Rng::new(cfg.seed);
     for epoch in 0..cfg.epochs {
         // Fisher–Yates with the seeded generator (every epoch, so a resumed run shuffles as an unbroken one).
         for i in (1..order.len()).rev() {
-            order.swap(i, (rng.next() % (i as u64 + 1)) as usize);
+            order.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
         }
         if epoch < start_epoch {
             continue;
@@ -523,7 +508,7 @@ mod tests {
     /// Positions from random play, labelled by a material count (what a first network must learn).
     fn synthetic(n: usize) -> Vec<Sample> {
         let mut out = Vec::new();
-        let mut rng = Rng(77);
+        let mut rng = Rng::new(77);
         let mut pos = Position::startpos();
         while out.len() < n {
             let moves = pos.legal_moves();
@@ -532,10 +517,10 @@ mod tests {
                 continue;
             }
             let caps: Vec<_> = moves.iter().copied().filter(|&m| pos.is_capture(m)).collect();
-            let m = if !caps.is_empty() && rng.next().is_multiple_of(2) {
-                caps[(rng.next() % caps.len() as u64) as usize]
+            let m = if !caps.is_empty() && rng.next_u64().is_multiple_of(2) {
+                caps[(rng.next_u64() % caps.len() as u64) as usize]
             } else {
-                moves.as_slice()[(rng.next() % moves.len() as u64) as usize]
+                moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]
             };
             pos.make_move(m);
             let material = |c: Color| -> i32 {
