@@ -64,22 +64,34 @@ impl State {
         2 * self.net.hidden
     }
 
-    /// The accumulators of `pos` computed from scratch.
-    pub fn accumulators(net: &Network, pos: &Position) -> Vec<i16> {
-        let h = net.hidden;
-        let mut out = vec![0i16; 2 * h];
-        for (p, view) in Color::ALL.into_iter().zip(out.chunks_exact_mut(h)) {
-            view.copy_from_slice(&net.feature_biases);
-            for c in Color::ALL {
-                for (kind, sq) in pos.pieces_of_color(c) {
-                    let row = net.row(index(p, crate::types::Piece::new(c, kind), sq));
-                    for (v, &w) in view.iter_mut().zip(row) {
-                        *v = v.wrapping_add(w);
-                    }
-                }
+    /// One view's accumulator from scratch: the biases plus the rows of `features`.
+    fn accumulate(net: &Network, features: impl Iterator<Item = usize>, view: &mut [i16]) {
+        view.copy_from_slice(&net.feature_biases);
+        for f in features {
+            for (v, &w) in view.iter_mut().zip(net.row(f)) {
+                *v = v.wrapping_add(w);
             }
         }
+    }
+
+    /// The accumulators of `pos` computed from scratch.
+    pub fn accumulators(net: &Network, pos: &Position) -> Vec<i16> {
+        let mut out = vec![0i16; 2 * net.hidden];
+        for (p, view) in Color::ALL.into_iter().zip(out.chunks_exact_mut(net.hidden)) {
+            let pieces = Color::ALL.into_iter().flat_map(|c| pos.pieces_of_color(c).map(move |(k, sq)| (c, k, sq)));
+            Self::accumulate(net, pieces.map(|(c, k, sq)| index(p, crate::types::Piece::new(c, k), sq)), view);
+        }
         out
+    }
+
+    /// The evaluation from the active inputs of the side to move's view and the other side's (what the
+    /// trainer has instead of a position).
+    pub fn evaluate_features(net: &Network, stm: &[usize], other: &[usize]) -> i32 {
+        let mut acc = vec![0i16; 2 * net.hidden];
+        let (us, them) = acc.split_at_mut(net.hidden);
+        Self::accumulate(net, stm.iter().copied(), us);
+        Self::accumulate(net, other.iter().copied(), them);
+        Self::output(net, Backend::Scalar, &acc, Color::Red)
     }
 
     /// The output layer on an accumulator pair, for the side to move `stm`.

@@ -163,13 +163,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
     if let Some(r) = args.value("rules") {
         settings.rules.set = r.parse()?;
     }
-    if let Some(path) = args.value("evalfile") {
-        settings.network = Some(std::sync::Arc::new(crate::nnue::Network::load(&path)?));
-        settings.eval = crate::eval::EvalKind::Nnue;
-    }
-    if let Some(e) = args.value("eval") {
-        settings.eval = crate::eval::EvalKind::parse(&e).ok_or_else(|| format!("analyze: unknown evaluation '{e}'"))?;
-    }
+    (settings.eval, settings.network) = super::cli::evaluation_from_args(&args).map_err(|e| format!("analyze: {e}"))?;
     let hash = args.number("hash", 64usize, 1..=65536)?;
     let colour = !args.has("ascii") && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let limits = Limits {

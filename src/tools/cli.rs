@@ -66,6 +66,24 @@ impl Args {
     }
 }
 
+/// The evaluation asked for by `--evalfile NET` (a network file: `nnue`) and `--eval hce|nnue` (which wins
+/// when both are given); the handcrafted one by default. `nnue` without a file is the built-in network.
+pub fn evaluation_from_args(
+    args: &Args,
+) -> Result<(crate::eval::EvalKind, Option<std::sync::Arc<crate::nnue::Network>>), String> {
+    use crate::eval::EvalKind;
+    let network = match args.value("evalfile") {
+        Some(path) => Some(std::sync::Arc::new(crate::nnue::Network::load(&path)?)),
+        None => None,
+    };
+    let kind = match args.value("eval") {
+        Some(e) => EvalKind::parse(&e).ok_or_else(|| format!("unknown evaluation '{e}' (hce or nnue)"))?,
+        None if network.is_some() => EvalKind::Nnue,
+        None => EvalKind::Hce,
+    };
+    Ok((kind, network))
+}
+
 /// The position given by `--fen` (default: the start) with `--moves` played on it (any notation).
 pub fn position_from_args(args: &Args) -> Result<Position, String> {
     let mut pos = match args.value("fen") {

@@ -170,7 +170,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         return Err(format!("datagen: unexpected argument '{p}'"));
     }
     let games = args.number("games", 1000u64, 1..=100_000_000_000)?;
-    let cfg = Config {
+    let mut cfg = Config {
         seed: args.number("seed", 1u64, 0..=u64::MAX)?,
         nodes: args.number("nodes", 6000u64, 100..=100_000_000)?,
         random_plies: args.number("random-plies", 6usize, 0..=40)?,
@@ -178,11 +178,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         eval: EvalKind::Hce,
         network: None,
     };
-    let mut cfg = cfg;
-    if let Some(path) = args.value("evalfile") {
-        cfg.network = Some(Arc::new(Network::load(&path).map_err(|e| format!("datagen: {e}"))?));
-        cfg.eval = EvalKind::Nnue;
-    }
+    (cfg.eval, cfg.network) = super::cli::evaluation_from_args(&args).map_err(|e| format!("datagen: {e}"))?;
     let threads = args.number("threads", 1usize, 1..=256)?;
     let (shard, shards) = args.value("shard").map_or(Ok((0, 1)), |s| parse_shard(&s))?;
     let text = args.has("text");

@@ -377,24 +377,10 @@ pub fn quantisation_error(model: &Model, net: &Network, samples: &[Sample]) -> f
         .fold(0.0, f64::max)
 }
 
-/// The quantised network's evaluation of a sample (from its pieces: no position needed).
+/// The quantised network's evaluation of a sample, as the engine computes it.
 fn quantised_eval(net: &Network, s: &Sample) -> i32 {
     let (us, them) = s.features();
-    let h = net.hidden;
-    let acc = |feats: &[usize]| {
-        let mut a = net.feature_biases.clone();
-        for &f in feats {
-            for (x, &w) in a.iter_mut().zip(net.row(f)) {
-                *x = x.wrapping_add(w);
-            }
-        }
-        a
-    };
-    let dot = |a: &[i16], w: &[i16]| -> i64 {
-        a.iter().zip(w).map(|(&x, &w)| (x.clamp(0, net.qa) as i64).pow(2) * w as i64).sum()
-    };
-    let sum = dot(&acc(&us), &net.output_weights[..h]) + dot(&acc(&them), &net.output_weights[h..]);
-    ((sum / net.qa as i64 + net.output_bias as i64) * net.scale as i64 / (net.qa as i64 * net.qb as i64)) as i32
+    crate::nnue::State::evaluate_features(net, &us, &them)
 }
 
 /// `chuhan train --data FILE… --out NET [--hidden H] [--epochs N] [--batch B] [--lr X] [--wdl W] [--seed S]
