@@ -178,7 +178,8 @@ fn sprt_stops_the_match_when_it_decides() {
 #[test]
 fn bad_arguments_are_refused() {
     for (args, needle) in [
-        (vec!["match"], "exactly two --engine"),
+        (vec!["match"], "--engine <KEY=VALUE>"),
+        (vec!["match", "--engine", "cmd=x", "--depth", "1"], "exactly two --engine"),
         (vec!["match", "--engine", "cmd=x", "--engine", "cmd=y"], "give a limit"),
         (vec!["match", "--engine", "cmd=x", "--engine", "cmd=y", "--tc", "fast"], "--tc 'fast'"),
         (vec!["match", "--engine", "proto=uci", "--engine", "cmd=y", "--depth", "1"], "needs cmd=PATH"),
@@ -187,7 +188,10 @@ fn bad_arguments_are_refused() {
             vec!["match", "--engine", "cmd=x", "--engine", "cmd=y", "--depth", "1", "--sprt", "elo0=5 elo1=0"],
             "elo1 must be",
         ),
-        (vec!["match", "--engine", "cmd=x", "--engine", "cmd=y", "--depth", "1", "--bogus"], "unknown flag --bogus"),
+        (
+            vec!["match", "--engine", "cmd=x", "--engine", "cmd=y", "--depth", "1", "--bogus"],
+            "unexpected argument '--bogus'",
+        ),
     ] {
         let (out, err, code) = chuhan(&strings(&args));
         assert_eq!(code, 2, "{args:?}: {out}");

@@ -75,11 +75,18 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
 /// Perft split at the root: the count below each legal move, sorted by the move's coordinates.
 /// With `threads > 1` the root moves are shared out over a rayon pool of that many threads.
 pub fn divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
+    divide_observed(pos, depth, threads, &|| {})
+}
+
+/// [`divide`], calling `done` as each root move's count is finished (for a progress display).
+pub fn divide_observed(pos: &Position, depth: u32, threads: usize, done: &(dyn Fn() + Sync)) -> Vec<(Move, u64)> {
     let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
     let count = |&m: &Move| {
         let mut p = pos.clone();
         p.make_move(m);
-        (m, perft(&mut p, depth.saturating_sub(1)))
+        let n = perft(&mut p, depth.saturating_sub(1));
+        done();
+        (m, n)
     };
     let mut out: Vec<(Move, u64)> = if threads <= 1 || depth <= 2 {
         moves.iter().map(count).collect()
@@ -96,10 +103,22 @@ pub fn divide(pos: &Position, depth: u32, threads: usize) -> Vec<(Move, u64)> {
 /// Runs perft and writes the report: with `show_moves`, one `h2e2: N` line per root move; always a last line
 /// `Nodes searched: N`. Returns the total.
 pub fn report(pos: &Position, depth: u32, threads: usize, show_moves: bool, out: &mut impl Write) -> u64 {
+    report_observed(pos, depth, threads, show_moves, out, &|| {})
+}
+
+/// [`report`], calling `done` as each root move is counted (when depth > 0).
+pub fn report_observed(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    show_moves: bool,
+    out: &mut impl Write,
+    done: &(dyn Fn() + Sync),
+) -> u64 {
     let total = if depth == 0 {
         1
-    } else if show_moves || threads > 1 {
-        let split = divide(pos, depth, threads);
+    } else {
+        let split = divide_observed(pos, depth, threads, done);
         if show_moves {
             for (m, n) in &split {
                 let _ = writeln!(out, "{m}: {n}");
@@ -107,8 +126,6 @@ pub fn report(pos: &Position, depth: u32, threads: usize, show_moves: bool, out:
             let _ = writeln!(out);
         }
         split.iter().map(|(_, n)| n).sum()
-    } else {
-        perft(&mut pos.clone(), depth)
     };
     let _ = writeln!(out, "Nodes searched: {total}");
     let _ = out.flush();

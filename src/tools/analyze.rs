@@ -1,10 +1,9 @@
 //! `chuhan analyze`: a board diagram, live search progress and principal variations in both notations.
 
-use super::cli::{position_from_args, Args};
+use super::cli::{in_range, PositionArgs, SearchArgs};
 use crate::board::Position;
 use crate::notation::{to_chinese, Script};
-use crate::search::{self, mate_moves, Info, Limits, Listener, Settings, Shared};
-use crate::time;
+use crate::search::{self, mate_moves, Info, Listener, Shared};
 use crate::tt::Bound;
 use crate::types::{Color, Move, Square};
 use std::io::IsTerminal;
@@ -128,58 +127,47 @@ fn game_position(path: &str, number: usize, ply: Option<String>) -> Result<crate
     Ok(pos)
 }
 
-/// `chuhan analyze [--fen FEN] [--moves …] [--depth N | --movetime MS | --nodes N] [--multipv K] [--threads N]
-/// [--hash MB] [--rules chinese|asian] [--eval hce|nnue] [--evalfile NET] [--ascii]`, or `--pgn FILE
-/// [--game N] [--ply K]` for a position of a game file (PGN or XQF)
-pub fn run(argv: &[String]) -> Result<(), String> {
-    let args = Args::parse(argv);
-    let known = [
-        "fen", "moves", "pgn", "game", "ply", "depth", "movetime", "nodes", "multipv", "threads", "hash", "rules",
-        "eval", "evalfile", "ascii",
-    ];
-    if let Some(f) = args.unknown(&known) {
-        return Err(format!("analyze: unknown flag --{f}"));
-    }
-    if let Some(p) = args.positional.first() {
-        return Err(format!("analyze: unexpected argument '{p}'"));
-    }
-    let pos = match args.value("pgn") {
-        None => position_from_args(&args)?,
-        Some(path) => {
-            if args.has("fen") || args.has("moves") {
-                return Err("analyze: give either --pgn or --fen/--moves, not both".into());
-            }
-            game_position(&path, args.number("game", 1usize, 1..=1_000_000)?, args.value("ply"))?
-        }
-    };
-    let depth = args.number("depth", 0i32, 0..=100)?;
-    let movetime = args.number("movetime", 0u64, 0..=86_400_000)?;
-    let nodes = args.number("nodes", 0u64, 0..=u64::MAX)?;
-    let mut settings = Settings {
-        multipv: args.number("multipv", 1usize, 1..=128)?,
-        threads: args.number("threads", 1usize, 1..=256)?,
-        ..Settings::default()
-    };
-    if let Some(r) = args.value("rules") {
-        settings.rules.set = r.parse()?;
-    }
-    (settings.eval, settings.network) = super::cli::evaluation_from_args(&args).map_err(|e| format!("analyze: {e}"))?;
-    let hash = args.number("hash", 64usize, 1..=65536)?;
-    let colour = !args.has("ascii") && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let limits = Limits {
-        depth: (depth > 0).then_some(depth),
-        nodes: (nodes > 0).then_some(nodes),
-        time: (movetime > 0).then(|| time::fixed(movetime, 0)),
-        // Without a limit: 20 plies.
-        ..Limits::default()
-    };
-    let limits = if limits.depth.is_none() && limits.nodes.is_none() && limits.time.is_none() {
-        Limits { depth: Some(20), ..limits }
-    } else {
-        limits
-    };
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  chuhan analyze --movetime 5000
+  chuhan analyze --fen \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w\" --depth 18 --multipv 3
+  chuhan analyze --moves \"h2e2 h9g7\" --nodes 2000000 --eval nnue
+  chuhan analyze --pgn game.pgn --ply 20 --movetime 3000")]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// A game file (PGN in any encoding, or XQF): analyse a position of it instead of --fen/--moves
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "moves"])]
+    pub pgn: Option<String>,
+    /// Which game of the file (from 1)
+    #[arg(long, default_value_t = 1, requires = "pgn", value_parser = in_range(1usize..=1_000_000))]
+    pub game: usize,
+    /// The position after this many plies of the game (default: its end)
+    #[arg(long, requires = "pgn")]
+    pub ply: Option<String>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Show this many best lines
+    #[arg(long, default_value_t = 1, value_parser = in_range(1usize..=128))]
+    pub multipv: usize,
+    /// Plain text: no colours, a FEN-style board
+    #[arg(long)]
+    pub ascii: bool,
+}
 
-    if args.has("ascii") {
+/// `chuhan analyze`: searches one position (20 plies when no limit is given) and prints the lines as they come.
+pub fn run(args: AnalyzeArgs) -> Result<(), String> {
+    let pos = match &args.pgn {
+        None => args.position.position()?,
+        Some(path) => game_position(path, args.game, args.ply.clone())?,
+    };
+    let mut settings = args.search.settings().map_err(|e| format!("analyze: {e}"))?;
+    settings.multipv = args.multipv;
+    let hash = args.search.hash;
+    let colour = !args.ascii && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let limits = args.search.limits(20);
+
+    if args.ascii {
         println!("{pos}");
     } else {
         println!("{}", diagram(&pos, colour));

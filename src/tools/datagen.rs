@@ -16,9 +16,10 @@
 //! `--text` writes the tuner's format instead, one quiet position a line (`FEN | result | score`, both from
 //! Red's side: not in check, best move not a capture, no mate score), appended and not resumable.
 
-use super::cli::Args;
+use super::cli::{in_range, EvalArgs};
 use super::gamefile::{self, Game};
 use super::openings;
+use super::progress::Progress;
 use super::rng::Rng;
 use crate::eval::EvalKind;
 use crate::nnue::Network;
@@ -155,34 +156,91 @@ fn resume(path: &str) -> Result<HashSet<(u64, u64)>, String> {
 /// plays again.
 const CHUNK_GAMES: usize = 16;
 
-/// `chuhan datagen --games N --out FILE [--nodes N] [--threads T] [--seed S] [--random-plies K]
-/// [--balance CP] [--shard K/N] [--evalfile NET] [--text]`, or `chuhan datagen merge --out FILE IN…`
-pub fn run(argv: &[String]) -> Result<(), String> {
-    if argv.first().map(String::as_str) == Some("merge") {
-        return merge(&argv[1..]);
+#[derive(clap::Args, Debug)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    after_help = "Examples:
+  chuhan datagen --games 10000 --nodes 5000 --threads 2 --seed 1 --out data/gen0-s1.xqg
+  chuhan datagen --games 10000 --seed 1 --shard 3/8 --out data/s1-3.xqg     (one of 8 disjoint shards)
+  chuhan datagen --games 10000 --seed 11 --evalfile nnue/net0.nnue --out data/gen1-s11.xqg
+  chuhan datagen merge --out data/s1.xqg data/s1-*.xqg
+
+Run the same command again after a kill: the games already in the file are kept and only the missing ones \
+are played."
+)]
+pub struct DatagenArgs {
+    #[command(subcommand)]
+    pub command: Option<DatagenCommand>,
+    /// Games to play (game numbers 0..N of this seed)
+    #[arg(long, default_value_t = 1000, value_parser = in_range(1u64..=100_000_000_000))]
+    pub games: u64,
+    /// The game file to write (appended to, so that a run resumes)
+    #[arg(long, value_name = "FILE", required = true)]
+    pub out: Option<String>,
+    /// Nodes searched per move
+    #[arg(long, default_value_t = 6000, value_parser = in_range(100u64..=100_000_000))]
+    pub nodes: u64,
+    /// Games played at once
+    #[arg(long, default_value_t = 1, value_parser = in_range(1usize..=256))]
+    pub threads: usize,
+    /// Seed of the openings and the game numbers
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Random moves (losing no material) after the built-in opening line
+    #[arg(long, default_value_t = 6, value_parser = in_range(0usize..=40))]
+    pub random_plies: usize,
+    /// Drop an opening whose first search scores beyond this (centipawn-like units)
+    #[arg(long, value_name = "UNITS", default_value_t = 500, value_parser = in_range(0i32..=MATE_BOUND))]
+    pub balance: i32,
+    /// Play only the games whose number is K mod N (0 <= K < N): N such runs make the whole set, disjointly
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+    /// Write text lines (FEN, result, score) instead of the binary game file (for `chuhan tune`)
+    #[arg(long)]
+    pub text: bool,
+    #[command(flatten)]
+    pub eval: EvalArgs,
+    /// No progress bar or lines
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum DatagenCommand {
+    /// Join game files: the intact games of every input, each (seed, game number) once
+    Merge(MergeArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// The merged file
+    #[arg(long, value_name = "FILE")]
+    pub out: String,
+    /// The files to merge
+    #[arg(required = true, value_name = "IN")]
+    pub inputs: Vec<String>,
+}
+
+/// `chuhan datagen …` or `chuhan datagen merge …`
+pub fn run(args: DatagenArgs) -> Result<(), String> {
+    if let Some(DatagenCommand::Merge(m)) = args.command {
+        return merge(m);
     }
-    let args = Args::parse(argv);
-    let known = ["games", "out", "nodes", "threads", "seed", "random-plies", "balance", "shard", "text", "evalfile"];
-    if let Some(f) = args.unknown(&known) {
-        return Err(format!("datagen: unknown flag --{f}"));
-    }
-    if let Some(p) = args.positional.first() {
-        return Err(format!("datagen: unexpected argument '{p}'"));
-    }
-    let games = args.number("games", 1000u64, 1..=100_000_000_000)?;
+    let games = args.games;
     let mut cfg = Config {
-        seed: args.number("seed", 1u64, 0..=u64::MAX)?,
-        nodes: args.number("nodes", 6000u64, 100..=100_000_000)?,
-        random_plies: args.number("random-plies", 6usize, 0..=40)?,
-        balance: args.number("balance", 500i32, 0..=MATE_BOUND)?,
+        seed: args.seed,
+        nodes: args.nodes,
+        random_plies: args.random_plies,
+        balance: args.balance,
         eval: EvalKind::Hce,
         network: None,
     };
-    (cfg.eval, cfg.network) = super::cli::evaluation_from_args(&args).map_err(|e| format!("datagen: {e}"))?;
-    let threads = args.number("threads", 1usize, 1..=256)?;
-    let (shard, shards) = args.value("shard").map_or(Ok((0, 1)), |s| parse_shard(&s))?;
-    let text = args.has("text");
-    let path = args.value("out").ok_or("datagen: give --out FILE")?;
+    (cfg.eval, cfg.network) = args.eval.resolve().map_err(|e| format!("datagen: {e}"))?;
+    let threads = args.threads;
+    let (shard, shards) = args.shard.unwrap_or((0, 1));
+    let text = args.text;
+    let path = args.out.ok_or("datagen: give --out FILE")?;
     let done_before = if text { HashSet::new() } else { resume(&path)? };
     let todo: Vec<u64> = (0..games).filter(|g| g % shards == shard && !done_before.contains(&(cfg.seed, *g))).collect();
     if !done_before.is_empty() {
@@ -197,6 +255,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
     let (played, positions) = (AtomicU64::new(0), AtomicU64::new(0));
     let start = std::time::Instant::now();
     let total = todo.len() as u64;
+    let bar = Progress::new("datagen", total, args.quiet);
     // Writes the waiting games as one chunk (text: as lines), synced, so that a kill cannot tear it.
     let flush = |(file, pending): &mut (std::fs::File, Vec<Game>)| -> std::io::Result<()> {
         if pending.is_empty() {
@@ -226,12 +285,18 @@ pub fn run(argv: &[String]) -> Result<(), String> {
                     *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.to_string());
                 }
             }
-            if n.is_multiple_of(100) || n == total {
+            bar.inc(1);
+            if n.is_multiple_of(16) || n == total {
                 let secs = start.elapsed().as_secs_f64();
-                eprintln!("{n}/{total} games, {p} positions, {secs:.0} s, {:.0} positions/h", p as f64 * 3600.0 / secs);
+                bar.set_message(format!("{p} positions, {:.0} positions/h", p as f64 * 3600.0 / secs));
             }
         });
     });
+    bar.finish();
+    let (n, p, secs) = (played.into_inner(), positions.into_inner(), start.elapsed().as_secs_f64());
+    if !args.quiet {
+        eprintln!("datagen: {n} games, {p} positions in {secs:.0} s ({:.0} positions/h)", p as f64 * 3600.0 / secs);
+    }
     flush(&mut out.lock().unwrap_or_else(|e| e.into_inner())).map_err(|e| format!("datagen: {path}: {e}"))?;
     match failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         Some(e) => Err(format!("datagen: {path}: {e}")),
@@ -240,18 +305,8 @@ pub fn run(argv: &[String]) -> Result<(), String> {
 }
 
 /// `chuhan datagen merge --out FILE IN…`: the intact games of every input, each (seed, index) once.
-fn merge(argv: &[String]) -> Result<(), String> {
-    let args = Args::parse(argv);
-    if let Some(f) = args.unknown(&["out"]) {
-        return Err(format!("datagen merge: unknown flag --{f}"));
-    }
-    // `--out FILE IN…` and `IN… --out FILE` both read naturally: the first word after --out is the output.
-    let out_words = args.flags.iter().rev().find(|(n, _)| n == "out").map(|(_, v)| v.clone()).unwrap_or_default();
-    let path = out_words.first().cloned().ok_or("datagen merge: give --out FILE")?;
-    let inputs: Vec<String> = args.positional.iter().chain(&out_words[1..]).cloned().collect();
-    if inputs.is_empty() {
-        return Err("datagen merge: give the game files to merge".into());
-    }
+fn merge(args: MergeArgs) -> Result<(), String> {
+    let (path, inputs) = (args.out, args.inputs);
     let mut seen = HashSet::new();
     let mut bytes = Vec::new();
     let mut total = 0;

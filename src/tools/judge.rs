@@ -1,13 +1,13 @@
 //! `chuhan judge`: the referee at the command line.
 
-use super::cli::Args;
-use super::json::Json;
+use super::cli::{in_range, rule_set, PositionArgs};
 use super::pgn;
 use crate::board::Position;
 use crate::notation::{to_chinese, Script};
 use crate::rules::classify::Label;
 use crate::rules::{judge_game, GameResult, Judged, Reason, Rules};
 use crate::types::Color;
+use serde::Serialize;
 use std::fmt::Write;
 
 /// Moves of the judged cycle with their Chinese names (computed from the positions before each move).
@@ -72,42 +72,99 @@ pub fn report_text(j: &Judged, rules: &Rules) -> String {
     s
 }
 
+/// The JSON report of one judged game (`--json`; shape documented in docs/tools.md).
+#[derive(Serialize, Debug)]
+pub struct VerdictJson {
+    pub result: &'static str,
+    pub reason: &'static str,
+    pub rules: &'static str,
+    pub clause: &'static str,
+    pub ply: usize,
+    pub fen: String,
+    pub labels: Vec<LabelJson>,
+    pub ignored_moves: usize,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub repetition: Option<RepetitionJson>,
+}
+
+/// One move of the judged cycle.
+#[derive(Serialize, Debug)]
+pub struct LabelJson {
+    pub ply: usize,
+    pub side: &'static str,
+    #[serde(rename = "move")]
+    pub iccs: String,
+    pub chinese: String,
+    pub label: &'static str,
+    pub chased: Vec<String>,
+    pub explanation: String,
+}
+
+/// The repeated cycle: where the position occurred and each side's category.
+#[derive(Serialize, Debug)]
+pub struct RepetitionJson {
+    pub occurrences: Vec<usize>,
+    pub red: &'static str,
+    pub black: &'static str,
+}
+
+/// A game of a file, with its verdict (`--pgn … --json`).
+#[derive(Serialize, Debug)]
+struct GameJson<'a> {
+    file: &'a str,
+    game: usize,
+    red: String,
+    black: String,
+    recorded: String,
+    mismatch: bool,
+    verdict: VerdictJson,
+}
+
+/// A game of a file that could not be read.
+#[derive(Serialize, Debug)]
+struct UnreadableJson<'a> {
+    file: &'a str,
+    game: usize,
+    error: String,
+}
+
+fn json_line(value: &impl Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+}
+
 /// The JSON report (one object).
-pub fn report_json(j: &Judged, rules: &Rules) -> Json {
+pub fn report_json(j: &Judged, rules: &Rules) -> VerdictJson {
     let v = &j.verdict;
-    let labels: Vec<Json> = cycle_rows(j)
+    let labels = cycle_rows(j)
         .into_iter()
-        .map(|(ply, side, iccs, name, label)| {
-            let chased: Vec<String> = match label {
+        .map(|(ply, side, iccs, name, label)| LabelJson {
+            ply,
+            side: side.name(),
+            iccs,
+            chinese: name,
+            label: label.key(),
+            chased: match label {
                 Label::Chase(list) => list.iter().map(|c| c.victim_square.to_string()).collect(),
                 _ => Vec::new(),
-            };
-            Json::obj()
-                .with("ply", ply)
-                .with("side", side.name())
-                .with("move", iccs)
-                .with("chinese", name)
-                .with("label", label.key())
-                .with("chased", chased)
-                .with("explanation", explanation(label))
+            },
+            explanation: explanation(label),
         })
         .collect();
-    let mut out = Json::obj()
-        .with("result", v.result.key())
-        .with("reason", v.reason.key())
-        .with("rules", rules.set.name())
-        .with("clause", v.reason.clause(rules.set))
-        .with("ply", v.ply)
-        .with("fen", j.position.to_fen())
-        .with("labels", Json::Array(labels))
-        .with("ignored_moves", j.ignored_moves);
-    if let Some(rep) = &v.repetition {
-        out = out
-            .with("occurrences", rep.occurrences.clone())
-            .with("red", rep.categories[0].key())
-            .with("black", rep.categories[1].key());
+    VerdictJson {
+        result: v.result.key(),
+        reason: v.reason.key(),
+        rules: rules.set.name(),
+        clause: v.reason.clause(rules.set),
+        ply: v.ply,
+        fen: j.position.to_fen(),
+        labels,
+        ignored_moves: j.ignored_moves,
+        repetition: v.repetition.as_ref().map(|rep| RepetitionJson {
+            occurrences: rep.occurrences.clone(),
+            red: rep.categories[0].key(),
+            black: rep.categories[1].key(),
+        }),
     }
-    out
 }
 
 /// The game files under `paths`: files as given, directories searched (recursively) for `.pgn` and `.xqf`
@@ -163,35 +220,50 @@ fn mismatch(recorded: Option<&str>, verdict: GameResult) -> bool {
     verdict != GameResult::Ongoing && verdict != recorded
 }
 
-/// `chuhan judge --fen FEN --moves "…" | --pgn FILE|DIR… [--rules chinese|asian] [--json]`
-pub fn run(argv: &[String]) -> Result<(), String> {
-    let args = Args::parse(argv);
-    if let Some(f) = args.unknown(&["fen", "moves", "pgn", "rules", "json", "repetitions", "limit", "kill-depth"]) {
-        return Err(format!("judge: unknown flag --{f}"));
-    }
-    if !args.positional.is_empty() {
-        return Err(format!("judge: unexpected argument '{}'", args.positional[0]));
-    }
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  chuhan judge --moves \"h2e2 h9g7 e2e6 g7e6\"
+  chuhan judge --fen \"3k5/9/9/9/9/9/9/9/4R4/4K4 w\" --moves \"e1d1 d9e9 d1e1 e9d9\" --json
+  chuhan judge --pgn games/ --rules asian
+  chuhan judge --pgn 2006-ccgc.pgn some.xqf --json > verdicts.jsonl")]
+pub struct JudgeArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Game files or folders (searched for .pgn and .xqf): judge every game in them instead of --fen/--moves
+    #[arg(long, value_name = "FILE|DIR", num_args = 1.., conflicts_with_all = ["fen", "moves"])]
+    pub pgn: Vec<String>,
+    /// Repetition rules: chinese (中国象棋协会, the default) or asian (亚洲象棋联合会)
+    #[arg(long, value_name = "chinese|asian", value_parser = rule_set)]
+    pub rules: Option<crate::rules::RuleSet>,
+    /// Occurrences of a position that make a repetition
+    #[arg(long, default_value_t = 3, value_parser = in_range(2u32..=10))]
+    pub repetitions: u32,
+    /// Plies without a capture that draw the game (120 = 60 rounds; 0: no limit)
+    #[arg(long, default_value_t = 120, value_parser = in_range(0u32..=1000))]
+    pub limit: u32,
+    /// Depth, in the threatening side's moves, of the mate threat that makes a move a 杀 (0: no 杀)
+    #[arg(long, default_value_t = 3, value_parser = in_range(0u32..=5))]
+    pub kill_depth: u32,
+    /// One JSON object per game (a line each)
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `chuhan judge`: the verdict of the rules on a move list or on every game of some files.
+pub fn run(args: JudgeArgs) -> Result<(), String> {
     let mut rules = Rules::default();
-    if let Some(r) = args.value("rules") {
-        rules.set = r.parse()?;
+    if let Some(r) = args.rules {
+        rules.set = r;
     }
-    rules.repetitions = args.number("repetitions", 3u32, 2..=10)?;
-    rules.natural_limit = args.number("limit", 120u32, 0..=1000)?;
-    rules.kill_depth = args.number("kill-depth", 3u32, 0..=5)?;
-    let json = args.has("json");
+    rules.repetitions = args.repetitions;
+    rules.natural_limit = args.limit;
+    rules.kill_depth = args.kill_depth;
+    let json = args.json;
 
     let mut entries = Vec::new();
-    let pgn_paths: Vec<String> =
-        args.flags.iter().filter(|(n, _)| n == "pgn").flat_map(|(_, v)| v.iter().cloned()).collect();
-    if args.has("pgn") {
-        if args.has("fen") || args.has("moves") {
-            return Err("judge: give either --pgn or --fen/--moves, not both".into());
-        }
-        if pgn_paths.is_empty() {
-            return Err("judge: --pgn needs a file or a directory".into());
-        }
-        let files = game_files(&pgn_paths)?;
+    let from_files = !args.pgn.is_empty();
+    if from_files {
+        let files = game_files(&args.pgn)?;
         let single = files.len() == 1;
         for path in files {
             let parsed = match pgn::read_file(&path) {
@@ -222,11 +294,8 @@ pub fn run(argv: &[String]) -> Result<(), String> {
             }
         }
     } else {
-        let start = super::cli::position_from_args(&Args::parse(&[
-            "--fen".to_string(),
-            args.value("fen").unwrap_or_else(|| "startpos".into()),
-        ]))?;
-        let moves = args.value("moves").unwrap_or_default().split_whitespace().map(String::from).collect();
+        let start = args.position.start()?;
+        let moves = args.position.move_words();
         entries.push(Entry {
             source: String::new(),
             number: 1,
@@ -236,7 +305,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         });
     }
 
-    let many = entries.len() > 1 || args.has("pgn");
+    let many = entries.len() > 1 || from_files;
     let tag = |e: &Entry, name: &str| e.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.clone());
     let (mut verdicts, mut unfinished, mut mismatches, mut unreadable) = (0, 0, 0, 0);
     let mut out = String::new();
@@ -252,8 +321,8 @@ pub fn run(argv: &[String]) -> Result<(), String> {
             Err(err) => {
                 unreadable += 1;
                 if json {
-                    let j = Json::obj().with("file", e.source.as_str()).with("game", e.number).with("error", err);
-                    let _ = writeln!(out, "{}", j.render());
+                    let j = UnreadableJson { file: &e.source, game: e.number, error: err };
+                    let _ = writeln!(out, "{}", json_line(&j));
                 } else {
                     let _ = writeln!(out, "Game {} of {}: cannot be read: {err}\n", e.number, e.source);
                 }
@@ -269,18 +338,20 @@ pub fn run(argv: &[String]) -> Result<(), String> {
         let wrong = mismatch(recorded.as_deref(), result);
         mismatches += wrong as usize;
         if json {
-            let mut j = report_json(&judged, &rules);
-            if many {
-                j = Json::obj()
-                    .with("file", e.source.as_str())
-                    .with("game", e.number)
-                    .with("red", tag(e, "Red").unwrap_or_default())
-                    .with("black", tag(e, "Black").unwrap_or_default())
-                    .with("recorded", recorded.clone().unwrap_or_default())
-                    .with("mismatch", wrong)
-                    .with("verdict", j);
-            }
-            let _ = writeln!(out, "{}", j.render());
+            let j = report_json(&judged, &rules);
+            let line = match many {
+                true => json_line(&GameJson {
+                    file: &e.source,
+                    game: e.number,
+                    red: tag(e, "Red").unwrap_or_default(),
+                    black: tag(e, "Black").unwrap_or_default(),
+                    recorded: recorded.clone().unwrap_or_default(),
+                    mismatch: wrong,
+                    verdict: j,
+                }),
+                false => json_line(&j),
+            };
+            let _ = writeln!(out, "{line}");
         } else {
             if many {
                 let players = match (tag(e, "Red"), tag(e, "Black")) {

@@ -1,17 +1,17 @@
 //! `chuhan params [--spsa]`: the search's tunable parameters, as a table or as an SPSA tuner's input.
 
-use super::cli::Args;
 use crate::search::params::{spsa_lines, ALL};
 
-pub fn run(argv: &[String]) -> Result<(), String> {
-    let args = Args::parse(argv);
-    if let Some(f) = args.unknown(&["spsa"]) {
-        return Err(format!("params: unknown flag --{f}"));
-    }
-    if let Some(p) = args.positional.first() {
-        return Err(format!("params: unexpected argument '{p}'"));
-    }
-    if args.has("spsa") {
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:\n  chuhan params\n  chuhan params --spsa > spsa.txt")]
+pub struct ParamsArgs {
+    /// One line per parameter in OpenBench's SPSA input format (name, int, value, min, max, step, rate)
+    #[arg(long)]
+    pub spsa: bool,
+}
+
+pub fn run(args: ParamsArgs) -> Result<(), String> {
+    if args.spsa {
         for line in spsa_lines() {
             println!("{line}");
         }

@@ -160,9 +160,17 @@ pub fn parse(text: &str) -> Vec<PgnGame> {
 }
 
 /// Writes one game: `tags` in order (the caller includes `FEN` for a set-up start and `Result`), then the
-/// moves from `start` in ICCS, each followed by its note as a `{comment}` when it has a non-empty one, then
-/// `result`. Ends with a blank line, so that games can be appended to one file.
-pub fn write(tags: &[(&str, String)], start: &Position, moves: &[Move], notes: &[String], result: &str) -> String {
+/// moves from `start` in ICCS, each followed by its numeric annotation glyph `$n` when `nags` has a non-zero
+/// one and by its note as a `{comment}` when it has a non-empty one, then `result`. Ends with a blank line, so
+/// that games can be appended to one file.
+pub fn write(
+    tags: &[(&str, String)],
+    start: &Position,
+    moves: &[Move],
+    nags: &[u8],
+    notes: &[String],
+    result: &str,
+) -> String {
     let mut s = String::new();
     for (k, v) in tags {
         s.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "\\\"")));
@@ -179,6 +187,9 @@ pub fn write(tags: &[(&str, String)], start: &Position, moves: &[Move], notes: &
             line.push_str(&format!("{fullmove}. "));
         }
         line.push_str(&format!("{}-{}", m.from().to_string().to_uppercase(), m.to().to_string().to_uppercase()));
+        if let Some(nag) = nags.get(i).filter(|&&n| n > 0) {
+            line.push_str(&format!(" ${nag}"));
+        }
         if let Some(note) = notes.get(i).filter(|n| !n.is_empty()) {
             line.push_str(&format!(" {{{note}}}"));
         }
@@ -242,7 +253,7 @@ mod tests {
         let moves: Vec<Move> = ["a7b7", "b1a1", "b7a7", "a1b1"].iter().map(|m| m.parse().unwrap()).collect();
         let notes = vec!["+0.35/12 0.245s".to_string(), String::new()];
         let tags = vec![("Event", "Say \"hi\"".to_string()), ("FEN", start.to_fen()), ("Result", "*".into())];
-        let text = write(&tags, &start, &moves, &notes, "*");
+        let text = write(&tags, &start, &moves, &[], &notes, "*");
         assert_eq!(
             text,
             "[Event \"Say \\\"hi\\\"\"]\n[FEN \"4k4/9/c8/9/9/9/9/9/1R7/3K5 b - - 0 7\"]\n[Result \"*\"]\n\n\

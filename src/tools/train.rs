@@ -12,8 +12,9 @@
 //! fixed slices whose gradients are added in order, so the same seed and data give the same network whatever
 //! the thread count. Games whose index hashes into the validation share are held out.
 
-use super::cli::Args;
+use super::cli::in_range;
 use super::gamefile;
+use super::progress::Progress;
 use super::rng::Rng;
 use crate::board::Position;
 use crate::nnue::features::{index, INPUTS};
@@ -278,14 +279,16 @@ pub struct TrainConfig {
     pub seed: u64,
 }
 
-/// Trains `model` on `train`, calling `report(epoch, mean training loss, positions per second)` after each
-/// epoch; `start_epoch` continues a checkpointed run.
+/// Trains `model` on `train`, calling `batch_done(positions)` after each mini-batch and
+/// `report(epoch, model, adam, mean training loss, positions per second)` after each epoch; `start_epoch`
+/// continues a checkpointed run.
 pub fn train(
     model: &mut Model,
     adam: &mut Adam,
     train: &[Sample],
     cfg: &TrainConfig,
     start_epoch: usize,
+    batch_done: impl Fn(usize),
     mut report: impl FnMut(usize, &Model, &Adam, f64, f64),
 ) {
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
@@ -321,6 +324,7 @@ pub fn train(
             let n = batch.len() as f32;
             grad.iter_mut().for_each(|g| *g /= n);
             adam.step(model, &grad, lr);
+            batch_done(batch.len());
         }
         let rate = train.len() as f64 / start.elapsed().as_secs_f64().max(1e-9);
         report(epoch + 1, model, adam, total / train.len().max(1) as f64, rate);
@@ -383,51 +387,76 @@ fn quantised_eval(net: &Network, s: &Sample) -> i32 {
     crate::nnue::State::evaluate_features(net, &us, &them)
 }
 
-/// `chuhan train --data FILE… --out NET [--hidden H] [--epochs N] [--batch B] [--lr X] [--wdl W] [--seed S]
-/// [--threads T] [--val-percent P] [--min-ply P] [--mirror] [--checkpoint FILE] [--resume FILE]`
-pub fn run(argv: &[String]) -> Result<(), String> {
-    let args = Args::parse(argv);
-    let known = [
-        "data",
-        "out",
-        "hidden",
-        "epochs",
-        "batch",
-        "lr",
-        "wdl",
-        "seed",
-        "threads",
-        "val-percent",
-        "min-ply",
-        "checkpoint",
-        "resume",
-        "mirror",
-    ];
-    if let Some(f) = args.unknown(&known) {
-        return Err(format!("train: unknown flag --{f}"));
-    }
-    let data = args.value("data").ok_or("train: give --data FILE… (game files from chuhan datagen)")?;
-    let out = args.value("out").ok_or("train: give --out FILE.nnue")?;
-    let hidden = args.number("hidden", 256usize, 16..=4096)?;
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  chuhan train --data \"data/gen0-s1.xqg data/gen0-s2.xqg\" --out data/net.nnue --epochs 4 --mirror --threads 2
+  chuhan train --data data/gen1.xqg --out data/net.nnue --checkpoint data/net.ckpt
+  chuhan train --data data/gen1.xqg --out data/net.nnue --checkpoint data/net.ckpt --resume data/net.ckpt
+
+The same data, seed and options give the same network, whatever the number of threads.")]
+pub struct TrainArgs {
+    /// Game files from `chuhan datagen` (several words, or one quoted list)
+    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
+    pub data: Vec<String>,
+    /// The network file to write
+    #[arg(long, value_name = "NET")]
+    pub out: String,
+    /// Hidden units per side (a multiple of 16)
+    #[arg(long, default_value_t = 256, value_parser = in_range(16usize..=4096))]
+    pub hidden: usize,
+    /// Passes over the training positions (the learning rate drops tenfold for the last 30 %)
+    #[arg(long, default_value_t = 30, value_parser = in_range(1usize..=10_000))]
+    pub epochs: usize,
+    /// Positions per mini-batch
+    #[arg(long, default_value_t = 16384, value_parser = in_range(1usize..=1 << 24))]
+    pub batch: usize,
+    /// AdamW learning rate
+    #[arg(long, default_value_t = 0.001, value_parser = in_range(1e-6f32..=1.0))]
+    pub lr: f32,
+    /// Weight of the game result in the target (the rest is the search score)
+    #[arg(long, default_value_t = 0.3, value_parser = in_range(0.0f32..=1.0))]
+    pub wdl: f32,
+    /// Seed of the initial weights and the shuffles
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads
+    #[arg(long, default_value_t = 1, value_parser = in_range(1usize..=256))]
+    pub threads: usize,
+    /// Percentage of the games held out for validation (chosen by a hash of the game)
+    #[arg(long, default_value_t = 5, value_parser = in_range(0u64..=50))]
+    pub val_percent: u64,
+    /// Positions before this ply are not used
+    #[arg(long, default_value_t = 8, value_parser = in_range(0usize..=200))]
+    pub min_ply: usize,
+    /// Add every training position mirrored left to right
+    #[arg(long)]
+    pub mirror: bool,
+    /// Write a checkpoint here after every epoch
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<String>,
+    /// Continue from a checkpoint
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<String>,
+    /// No progress bar (the per-epoch lines stay)
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `chuhan train`: a network from game files.
+pub fn run(args: TrainArgs) -> Result<(), String> {
+    let out = args.out.clone();
+    let hidden = args.hidden;
     if !hidden.is_multiple_of(16) {
         return Err(format!("train: --hidden {hidden} is not a multiple of 16"));
     }
-    let cfg = TrainConfig {
-        epochs: args.number("epochs", 30usize, 1..=10_000)?,
-        batch: args.number("batch", 16384usize, 1..=1 << 24)?,
-        lr: args.number("lr", 0.001f32, 1e-6..=1.0)?,
-        wdl: args.number("wdl", 0.3f32, 0.0..=1.0)?,
-        seed: args.number("seed", 1u64, 0..=u64::MAX)?,
-    };
-    let threads = args.number("threads", 1usize, 1..=256)?;
-    let val_percent = args.number("val-percent", 5u64, 0..=50)?;
-    let min_ply = args.number("min-ply", 8usize, 0..=200)?;
+    let cfg = TrainConfig { epochs: args.epochs, batch: args.batch, lr: args.lr, wdl: args.wdl, seed: args.seed };
+    let (threads, val_percent, min_ply) = (args.threads, args.val_percent, args.min_ply);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
 
     let start = Instant::now();
     let (mut train_set, mut val_set) = (Vec::new(), Vec::new());
     let mut games = 0;
-    for path in data.split_whitespace() {
+    for path in args.data.iter().flat_map(|d| d.split_whitespace()) {
         for g in gamefile::read(path)? {
             // The same games are held out whatever the files' order: by a hash of (seed, index).
             let h = (g.seed ^ g.index.wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_mul(0xff51_afd7_ed55_8ccd) >> 33;
@@ -436,7 +465,7 @@ pub fn run(argv: &[String]) -> Result<(), String> {
             games += 1;
         }
     }
-    if args.has("mirror") {
+    if args.mirror {
         let mirrored: Vec<Sample> = train_set.iter().map(Sample::mirrored).collect();
         train_set.extend(mirrored);
     }
@@ -449,9 +478,9 @@ pub fn run(argv: &[String]) -> Result<(), String> {
     if train_set.is_empty() {
         return Err("train: no training positions in the data".into());
     }
-    let (mut model, mut adam, first) = match args.value("resume") {
+    let (mut model, mut adam, first) = match &args.resume {
         Some(path) => {
-            let (m, a, e) = load_checkpoint(&path)?;
+            let (m, a, e) = load_checkpoint(path)?;
             eprintln!("train: resuming {path} after epoch {e}");
             (m, a, e)
         }
@@ -461,17 +490,19 @@ pub fn run(argv: &[String]) -> Result<(), String> {
             (m, Adam::new(n), 0)
         }
     };
-    let checkpoint = args.value("checkpoint");
+    let checkpoint = args.checkpoint.clone();
+    let bar = Progress::new("train", (cfg.epochs - first.min(cfg.epochs)) as u64 * train_set.len() as u64, args.quiet);
     let began = Instant::now();
     pool.install(|| {
-        train(&mut model, &mut adam, &train_set, &cfg, first, |epoch, m, a, loss, rate| {
+        let batch_done = |n: usize| bar.inc(n as u64);
+        train(&mut model, &mut adam, &train_set, &cfg, first, batch_done, |epoch, m, a, loss, rate| {
             let val = if val_set.is_empty() { f64::NAN } else { m.loss(&val_set, cfg.wdl) };
             let per_epoch = began.elapsed().as_secs_f64() / (epoch - first) as f64;
             let eta = per_epoch * (cfg.epochs - epoch) as f64;
-            eprintln!(
+            bar.println(&format!(
                 "epoch {epoch:>3}/{}: loss {loss:.6}, validation {val:.6}, {rate:.0} positions/s, ETA {eta:.0} s",
                 cfg.epochs
-            );
+            ));
             if let Some(path) = &checkpoint {
                 if let Err(e) = save_checkpoint(path, m, a, epoch) {
                     eprintln!("train: cannot write checkpoint {path}: {e}");
@@ -538,7 +569,7 @@ mod tests {
             let mut model = Model::new(32, 3);
             let mut adam = Adam::new(model.params());
             let before = model.loss(&data, cfg.wdl);
-            pool.install(|| train(&mut model, &mut adam, &data, &cfg, 0, |_, _, _, _, _| {}));
+            pool.install(|| train(&mut model, &mut adam, &data, &cfg, 0, |_| {}, |_, _, _, _, _| {}));
             (before, model.loss(&data, cfg.wdl), model)
         };
         let (before, after, a) = run(1);

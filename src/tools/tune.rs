@@ -12,7 +12,7 @@
 //! against the results, so that runs with different `L` compare; where the data has scores, the held-out
 //! error against them is shown as well (at the same K, `--k`, it compares across starting weights).
 
-use super::cli::Args;
+use super::cli::in_range;
 use crate::board::Position;
 use crate::eval::hce::params::{s, Score, GROUPS, MATERIAL, NUM_WEIGHTS, PHASE_MAX};
 use crate::eval::hce::trace;
@@ -193,22 +193,37 @@ fn set_targets(samples: &mut [Sample], lambda: f64, k: f64) {
     }
 }
 
-/// `chuhan tune --data FILE [--epochs N] [--lr X] [--lambda L] [--k K] [--out FILE] [--threads T]`
-pub fn run(argv: &[String]) -> Result<(), String> {
-    let args = Args::parse(argv);
-    if let Some(f) = args.unknown(&["data", "epochs", "lr", "lambda", "k", "out", "threads"]) {
-        return Err(format!("tune: unknown flag --{f}"));
-    }
-    let path = args.value("data").ok_or("tune: give --data FILE (from chuhan datagen)")?;
-    let epochs = args.number("epochs", 500usize, 1..=1_000_000)?;
-    let lr = args.number("lr", 2.0f64, 0.0001..=1000.0)?;
-    let lambda = args.number("lambda", 0.0f64, 0.0..=1.0)?;
-    let fixed_k = match args.value("k") {
-        Some(_) => Some(args.number("k", 0.002f64, 0.000001..=1.0)?),
-        None => None,
-    };
-    let threads = args.number("threads", 2usize, 1..=256)?;
-    let out = args.value("out").unwrap_or_else(|| "src/eval/hce/weights.rs".into());
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Example:
+  chuhan datagen --text --games 20000 --nodes 6000 --out data/tune.txt
+  chuhan tune --data data/tune.txt --epochs 500 --threads 2")]
+pub struct TuneArgs {
+    /// Scored positions: text lines from `chuhan datagen --text`
+    #[arg(long, value_name = "FILE")]
+    pub data: String,
+    /// Gradient steps over the whole set
+    #[arg(long, default_value_t = 500, value_parser = in_range(1usize..=1_000_000))]
+    pub epochs: usize,
+    /// Adam learning rate (in weight units)
+    #[arg(long, default_value_t = 2.0, value_parser = in_range(0.0001f64..=1000.0))]
+    pub lr: f64,
+    /// Weight of the search score in the target (the rest is the game result)
+    #[arg(long, default_value_t = 0.0, value_parser = in_range(0.0f64..=1.0))]
+    pub lambda: f64,
+    /// The sigmoid's scale K (fitted to the data when not given)
+    #[arg(long, value_parser = in_range(0.000001f64..=1.0))]
+    pub k: Option<f64>,
+    /// The weights file to write
+    #[arg(long, value_name = "FILE", default_value = "src/eval/hce/weights.rs")]
+    pub out: String,
+    /// Threads
+    #[arg(long, default_value_t = 2, value_parser = in_range(1usize..=256))]
+    pub threads: usize,
+}
+
+/// `chuhan tune`: refits the handcrafted evaluation's weights.
+pub fn run(args: TuneArgs) -> Result<(), String> {
+    let TuneArgs { data: path, epochs, lr, lambda, k: fixed_k, out, threads } = args;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
     pool.install(|| -> Result<(), String> {
         let bytes = std::fs::read(&path).map_err(|e| format!("tune: cannot read '{path}': {e}"))?;

@@ -9,15 +9,17 @@
 pub mod engine;
 pub mod stats;
 
-use super::cli::Args;
-use super::json::Json;
+use super::cli::{in_range, rule_set};
 use super::openings::{self, Opening};
 use super::pgn;
+use super::progress::Progress;
 use crate::board::Position;
-use crate::rules::{game_state, GameResult, Reason, Rules};
+use crate::rules::{game_state, GameResult, Reason, RuleSet, Rules};
 use crate::types::{Color, Move};
 use engine::{Engine, EngineSpec, Failure, GoParams, Proto};
+use serde::Serialize;
 use stats::{Decision, Sprt, Tally};
+use std::collections::BTreeMap;
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -358,7 +360,42 @@ pub fn to_pgn(g: &GameRecord, cfg: &Config, date: &str) -> String {
     }
     tags.push(("Termination", g.reason.to_string()));
     let pos = Position::from_fen(&g.fen).expect("game FENs are valid");
-    pgn::write(&tags, &pos, &g.moves, &g.notes, g.result.pgn())
+    pgn::write(&tags, &pos, &g.moves, &[], &g.notes, g.result.pgn())
+}
+
+/// The match summary written by `--json` (shape documented in docs/tools.md).
+#[derive(Serialize)]
+struct Summary {
+    engines: [String; 2],
+    games: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    points: f64,
+    score: Option<f64>,
+    elo: Option<f64>,
+    elo_error: Option<f64>,
+    pentanomial: [u64; 5],
+    elo_pentanomial: Option<f64>,
+    elo_pentanomial_error: Option<f64>,
+    los: Option<f64>,
+    rules: &'static str,
+    /// Games by how they ended, sorted by name.
+    terminations: BTreeMap<String, u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sprt: Option<SprtJson>,
+}
+
+#[derive(Serialize)]
+struct SprtJson {
+    elo0: f64,
+    elo1: f64,
+    alpha: f64,
+    beta: f64,
+    llr: f64,
+    lower_bound: f64,
+    upper_bound: f64,
+    decision: &'static str,
 }
 
 /// Collected results.
@@ -394,55 +431,45 @@ impl Results {
         self.games.push(g);
     }
 
-    fn summary_json(&self, cfg: &Config) -> Json {
+    fn summary_json(&self, cfg: &Config) -> String {
         let t = &self.tally;
-        let elo = t.elo();
-        let penta_elo = t.elo_pentanomial();
-        let mut reasons: Vec<(&String, &u64)> = self.reasons.iter().collect();
-        reasons.sort();
-        let mut j = Json::obj()
-            .with("engines", vec![cfg.engines[0].name.clone(), cfg.engines[1].name.clone()])
-            .with("games", t.games())
-            .with("wins", t.wins)
-            .with("draws", t.draws)
-            .with("losses", t.losses)
-            .with("points", t.points())
-            .with("score", t.score())
-            .with("elo", elo.map(|e| e.0))
-            .with("elo_error", elo.map(|e| e.1))
-            .with("pentanomial", t.penta.to_vec())
-            .with("elo_pentanomial", penta_elo.map(|e| e.0))
-            .with("elo_pentanomial_error", penta_elo.map(|e| e.1))
-            .with("los", t.los())
-            .with("rules", cfg.rules.set.name())
-            .with(
-                "terminations",
-                Json::Object(reasons.into_iter().map(|(k, v)| (k.clone(), Json::from(*v))).collect()),
-            );
-        if let Some(s) = cfg.sprt {
-            let (llr, d) = self.decision.unwrap_or((t.llr(s.elo0, s.elo1), Decision::Continue));
-            let (lo, hi) = s.bounds();
-            j = j.with(
-                "sprt",
-                Json::obj()
-                    .with("elo0", s.elo0)
-                    .with("elo1", s.elo1)
-                    .with("alpha", s.alpha)
-                    .with("beta", s.beta)
-                    .with("llr", llr)
-                    .with("lower_bound", lo)
-                    .with("upper_bound", hi)
-                    .with(
-                        "decision",
-                        match d {
-                            Decision::Continue => "continue",
-                            Decision::H0 => "H0",
-                            Decision::H1 => "H1",
-                        },
-                    ),
-            );
-        }
-        j
+        let (elo, penta_elo) = (t.elo(), t.elo_pentanomial());
+        let summary = Summary {
+            engines: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
+            games: t.games(),
+            wins: t.wins,
+            draws: t.draws,
+            losses: t.losses,
+            points: t.points(),
+            score: t.score(),
+            elo: elo.map(|e| e.0),
+            elo_error: elo.map(|e| e.1),
+            pentanomial: t.penta,
+            elo_pentanomial: penta_elo.map(|e| e.0),
+            elo_pentanomial_error: penta_elo.map(|e| e.1),
+            los: t.los(),
+            rules: cfg.rules.set.name(),
+            terminations: self.reasons.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+            sprt: cfg.sprt.map(|s| {
+                let (llr, d) = self.decision.unwrap_or((t.llr(s.elo0, s.elo1), Decision::Continue));
+                let (lower_bound, upper_bound) = s.bounds();
+                SprtJson {
+                    elo0: s.elo0,
+                    elo1: s.elo1,
+                    alpha: s.alpha,
+                    beta: s.beta,
+                    llr,
+                    lower_bound,
+                    upper_bound,
+                    decision: match d {
+                        Decision::Continue => "continue",
+                        Decision::H0 => "H0",
+                        Decision::H1 => "H1",
+                    },
+                }
+            }),
+        };
+        serde_json::to_string(&summary).unwrap_or_default()
     }
 
     fn progress(&self, cfg: &Config) -> String {
@@ -540,6 +567,7 @@ pub fn run_match(cfg: &Config) -> Result<Tally, String> {
     let (tx, rx) = channel::<Result<GameRecord, String>>();
     let mut results = Results::default();
     let mut error = None;
+    let bar = Progress::new("match", cfg.games, cfg.quiet);
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency.max(1).min(pairs.max(1) as usize) {
             let tx: Sender<Result<GameRecord, String>> = tx.clone();
@@ -594,23 +622,27 @@ pub fn run_match(cfg: &Config) -> Result<Tally, String> {
                             stop.store(true, Relaxed);
                         }
                     }
-                    if !cfg.quiet {
-                        eprintln!("{}", results.progress(cfg));
+                    // A bar on a terminal; one line a game in a log.
+                    bar.inc(1);
+                    match bar.is_bar() {
+                        true => bar.set_message(results.progress(cfg)),
+                        false if !cfg.quiet => eprintln!("{}", results.progress(cfg)),
+                        false => {}
                     }
                     if let Some(path) = &cfg.json {
-                        let _ = std::fs::write(path, results.summary_json(cfg).render() + "\n");
+                        let _ = std::fs::write(path, results.summary_json(cfg) + "\n");
                     }
                 }
             }
         }
     });
+    bar.finish();
     if let Some(e) = error {
         return Err(e);
     }
     print!("{}", results.report(cfg));
     if let Some(path) = &cfg.json {
-        std::fs::write(path, results.summary_json(cfg).render() + "\n")
-            .map_err(|e| format!("cannot write '{path}': {e}"))?;
+        std::fs::write(path, results.summary_json(cfg) + "\n").map_err(|e| format!("cannot write '{path}': {e}"))?;
     }
     Ok(results.tally)
 }
@@ -627,42 +659,93 @@ fn key_values(text: &str, keys: &[&str]) -> Result<HashMap<String, f64>, String>
     Ok(out)
 }
 
-/// Parses the command line of `chuhan match`.
-pub fn config_from_args(argv: &[String]) -> Result<Config, String> {
-    let args = Args::parse(argv);
-    let known = [
-        "engine",
-        "each",
-        "games",
-        "rounds",
-        "concurrency",
-        "tc",
-        "movetime",
-        "nodes",
-        "depth",
-        "openings",
-        "rules",
-        "pgn",
-        "json",
-        "sprt",
-        "resign",
-        "draw",
-        "maxmoves",
-        "timemargin",
-        "hang-timeout",
-        "event",
-        "seed",
-        "quiet",
-    ];
-    if let Some(f) = args.unknown(&known) {
-        return Err(format!("match: unknown flag --{f}"));
-    }
-    if let Some(p) = args.positional.first() {
-        return Err(format!("match: unexpected argument '{p}'"));
-    }
-    let each: Vec<String> = args.flags.iter().filter(|(n, _)| n == "each").flat_map(|(_, v)| v.clone()).collect();
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:
+  chuhan match --engine cmd=target/release/chuhan name=new --engine cmd=./chuhan-old name=old \\
+               --tc 10+0.1 --games 400 --concurrency 2 --pgn m.pgn --json m.json
+  chuhan match --engine cmd=./eleeye proto=ucci option.usebook=false --engine cmd=chuhan option.Eval=nnue \\
+               --movetime 100 --sprt \"elo0=0 elo1=10\"
+
+An engine is key=value words: cmd=PATH (required), arg=A (repeatable), name=N, dir=D, proto=uci|ucci
+(default uci), notation=standard|fairy, option.NAME=VALUE (repeatable).")]
+pub struct MatchArgs {
+    /// An engine (give it twice): cmd=PATH [arg=A]… [proto=uci|ucci] [name=N] [dir=D] [option.X=V]…
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., required = true, action = clap::ArgAction::Append)]
+    pub engine: Vec<String>,
+    /// The words of each `--engine`, one list per occurrence (filled from the parsed matches: clap's derive
+    /// flattens repeated multi-word flags into one list).
+    #[arg(skip)]
+    pub engines: Vec<Vec<String>>,
+    /// Words added in front of both engines' words (e.g. option.Hash=64)
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    pub each: Vec<String>,
+    /// Games to play (default: two per opening, or until the SPRT decides)
+    #[arg(long, value_parser = in_range(1u64..=10_000_000))]
+    pub games: Option<u64>,
+    /// Pairs of games (each opening with colours swapped)
+    #[arg(long, conflicts_with = "games", value_parser = in_range(1u64..=5_000_000))]
+    pub rounds: Option<u64>,
+    /// Games played at once
+    #[arg(long, default_value_t = 1, value_parser = in_range(1usize..=256))]
+    pub concurrency: usize,
+    /// Clock: BASE+INC in seconds (10+0.1) or MOVES/BASE (40/60)
+    #[arg(long, value_name = "TC", conflicts_with = "movetime", value_parser = TimeControl::parse)]
+    pub tc: Option<TimeControl>,
+    /// Fixed time per move in milliseconds
+    #[arg(long, value_name = "MS", value_parser = in_range(1u64..=3_600_000))]
+    pub movetime: Option<u64>,
+    /// Fixed nodes per move
+    #[arg(long, value_parser = in_range(1u64..=u64::MAX))]
+    pub nodes: Option<u64>,
+    /// Fixed depth per move
+    #[arg(long, value_parser = in_range(1u32..=100))]
+    pub depth: Option<u32>,
+    /// Openings: a file of FEN or `FEN moves …` lines, a PGN or an XQF file (default: the built-in set)
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<String>,
+    /// Shuffle the openings with this seed
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Repetition rules: chinese (the default) or asian
+    #[arg(long, value_name = "chinese|asian", value_parser = rule_set)]
+    pub rules: Option<RuleSet>,
+    /// Write every game to this PGN file
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<String>,
+    /// Write the running summary to this JSON file after every game
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<String>,
+    /// Stop early by a sequential test: "elo0=0 elo1=5 alpha=0.05 beta=0.05"
+    #[arg(long, value_name = "SPEC", value_parser = Sprt::parse)]
+    pub sprt: Option<Sprt>,
+    /// Adjudicate a loss when both engines agree: "movecount=3 score=1000"
+    #[arg(long, value_name = "SPEC")]
+    pub resign: Option<String>,
+    /// Adjudicate a draw: "movenumber=40 movecount=8 score=10"
+    #[arg(long, value_name = "SPEC")]
+    pub draw: Option<String>,
+    /// Adjudicate a draw after this many moves
+    #[arg(long, value_parser = in_range(1u32..=100_000))]
+    pub maxmoves: Option<u32>,
+    /// Milliseconds an engine may overstep its clock before it loses on time
+    #[arg(long, value_name = "MS", default_value_t = 100, value_parser = in_range(0u64..=60_000))]
+    pub timemargin: u64,
+    /// Seconds without a reply before an engine is declared hung (it loses the game)
+    #[arg(long, value_name = "S", default_value_t = 60, value_parser = in_range(1u64..=86_400))]
+    pub hang_timeout: u64,
+    /// The PGN's Event tag
+    #[arg(long, default_value = "Chuhan match")]
+    pub event: String,
+    /// Only the final report (no progress)
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// The configuration of `chuhan match` from its parsed command line.
+pub fn config_from_args(args: MatchArgs) -> Result<Config, String> {
+    let each: Vec<String> = args.each.iter().flat_map(|w| w.split_whitespace()).map(String::from).collect();
     let mut specs = Vec::new();
-    for (_, words) in args.flags.iter().filter(|(n, _)| n == "engine") {
+    for words in &args.engines {
         let mut w = each.clone();
         w.extend(words.iter().cloned());
         specs.push(EngineSpec::parse(&w)?);
@@ -673,17 +756,11 @@ pub fn config_from_args(argv: &[String]) -> Result<Config, String> {
     if specs[0].name == specs[1].name {
         specs[1].name.push_str("-2");
     }
-    let tc = args.value("tc").map(|t| TimeControl::parse(&t)).transpose()?;
-    let movetime = args.value("movetime").map(|_| args.number("movetime", 0u64, 1..=3_600_000)).transpose()?;
-    let nodes = args.value("nodes").map(|_| args.number("nodes", 0u64, 1..=u64::MAX)).transpose()?;
-    let depth = args.value("depth").map(|_| args.number("depth", 0u32, 1..=100)).transpose()?;
+    let (tc, movetime, nodes, depth) = (args.tc, args.movetime, args.nodes, args.depth);
     if tc.is_none() && movetime.is_none() && nodes.is_none() && depth.is_none() {
         return Err("match: give a limit: --tc 10+0.1, --movetime MS, --nodes N or --depth D".into());
     }
-    if tc.is_some() && movetime.is_some() {
-        return Err("match: --tc and --movetime exclude each other".into());
-    }
-    let mut openings = match args.value("openings") {
+    let mut openings = match args.openings.clone() {
         Some(path) => {
             let text = std::fs::read(&path).map_err(|e| format!("cannot read '{path}': {e}"))?;
             if super::xqf::is_xqf(&text) {
@@ -701,8 +778,8 @@ pub fn config_from_args(argv: &[String]) -> Result<Config, String> {
         }
         None => openings::built_in(),
     };
-    if let Some(seed) = args.value("seed") {
-        let mut x: u64 = seed.trim().parse().map_err(|_| format!("--seed '{seed}' is not a number"))?;
+    if let Some(seed) = args.seed {
+        let mut x = seed;
         // Fisher–Yates with a xorshift generator: a reproducible order per seed.
         for i in (1..openings.len()).rev() {
             x ^= x << 13;
@@ -712,19 +789,19 @@ pub fn config_from_args(argv: &[String]) -> Result<Config, String> {
         }
     }
     let mut rules = Rules::default();
-    if let Some(r) = args.value("rules") {
-        rules.set = r.parse()?;
+    if let Some(r) = args.rules {
+        rules.set = r;
     }
-    let sprt = args.value("sprt").map(|s| Sprt::parse(&s)).transpose()?;
-    let games = match (args.value("games"), args.value("rounds")) {
-        (Some(_), _) => args.number("games", 0u64, 1..=10_000_000)?,
-        (None, Some(_)) => 2 * args.number("rounds", 0u64, 1..=5_000_000)?,
+    let sprt = args.sprt;
+    let games = match (args.games, args.rounds) {
+        (Some(g), _) => g,
+        (None, Some(r)) => 2 * r,
         (None, None) if sprt.is_some() => 1_000_000,
         (None, None) => 2 * openings.len() as u64,
     };
-    let resign = match args.value("resign") {
+    let resign = match &args.resign {
         Some(t) => {
-            let kv = key_values(&t, &["movecount", "score"]).map_err(|e| format!("--resign: {e}"))?;
+            let kv = key_values(t, &["movecount", "score"]).map_err(|e| format!("--resign: {e}"))?;
             Some((
                 kv.get("movecount").copied().unwrap_or(3.0) as u32,
                 kv.get("score").copied().unwrap_or(1000.0) as i32,
@@ -732,9 +809,9 @@ pub fn config_from_args(argv: &[String]) -> Result<Config, String> {
         }
         None => None,
     };
-    let draw = match args.value("draw") {
+    let draw = match &args.draw {
         Some(t) => {
-            let kv = key_values(&t, &["movenumber", "movecount", "score"]).map_err(|e| format!("--draw: {e}"))?;
+            let kv = key_values(t, &["movenumber", "movecount", "score"]).map_err(|e| format!("--draw: {e}"))?;
             Some((
                 kv.get("movenumber").copied().unwrap_or(40.0) as u32,
                 kv.get("movecount").copied().unwrap_or(8.0) as u32,
@@ -746,29 +823,29 @@ pub fn config_from_args(argv: &[String]) -> Result<Config, String> {
     Ok(Config {
         engines: [specs[0].clone(), specs[1].clone()],
         games,
-        concurrency: args.number("concurrency", 1usize, 1..=256)?,
+        concurrency: args.concurrency,
         tc,
         movetime,
         nodes,
         depth,
         openings,
         rules,
-        pgn: args.value("pgn"),
-        json: args.value("json"),
+        pgn: args.pgn,
+        json: args.json,
         sprt,
         resign,
         draw,
-        max_moves: args.value("maxmoves").map(|_| args.number("maxmoves", 0u32, 1..=100_000)).transpose()?,
-        margin_ms: args.number("timemargin", 100u64, 0..=60_000)?,
-        hang_timeout: Duration::from_secs(args.number("hang-timeout", 60u64, 1..=86_400)?),
-        event: args.value("event").unwrap_or_else(|| "Chuhan match".into()),
-        quiet: args.has("quiet"),
+        max_moves: args.maxmoves,
+        margin_ms: args.timemargin,
+        hang_timeout: Duration::from_secs(args.hang_timeout),
+        event: args.event,
+        quiet: args.quiet,
     })
 }
 
 /// `chuhan match …`
-pub fn cli(argv: &[String]) -> Result<(), String> {
-    let cfg = config_from_args(argv)?;
+pub fn cli(args: MatchArgs) -> Result<(), String> {
+    let cfg = config_from_args(args)?;
     run_match(&cfg).map(|_| ())
 }
 
