@@ -464,3 +464,25 @@ fn annotate_a_short_game() {
     assert_eq!(again, out);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A game lost by a forbidden perpetual chase: the annotation names the move where it began and the clause,
+/// and marks the move that completes the third occurrence as the loser's blunder.
+#[test]
+fn annotate_marks_a_forbidden_perpetual() {
+    let path = std::env::temp_dir().join(format!("chuhan-perpetual-{}.pgn", std::process::id()));
+    std::fs::write(
+        &path,
+        "[FEN \"4k4/9/c8/9/9/9/9/9/1R7/3K5 w - - 0 1\"]\n[Result \"0-1\"]\n\n\
+         1. b1a1 a7b7 2. a1b1 b7a7 3. b1a1 a7b7 4. a1b1 b7a7 0-1\n",
+    )
+    .unwrap();
+    let (out, err, code) = chuhan(&["annotate", path.to_str().unwrap(), "--depth", "6", "-q"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Rules: at 1. 禁止 forbidden begins here: forbidden repetition (禁止着法), red loses (1999 §25.2"),
+        "{out}"
+    );
+    assert!(out.contains("1. B1-A1 {[%eval "), "{out}");
+    assert!(out.contains("4. A1-B1 $4 {[%eval #-"), "the move into the third occurrence: {out}");
+    std::fs::remove_file(&path).ok();
+}

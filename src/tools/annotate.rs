@@ -216,8 +216,9 @@ fn in_notation(pos: &Position, m: Move, n: Notation) -> String {
 /// A score from Red's side, for people: `+0.35`, `#+3` (Red mates in 3), `#-2`.
 fn red_score(score: i32, side: Color) -> String {
     let s = if side == Color::Red { score } else { -score };
+    // Signed by who wins: a side mated now (or lost by the rules) is `#-0`, not `#+0`.
     match mate_moves(s) {
-        Some(n) => format!("#{n:+}"),
+        Some(n) => format!("#{}{}", if s > 0 { '+' } else { '-' }, n.abs()),
         None => format!("{:+.2}", s as f64 / 100.0),
     }
 }
@@ -419,7 +420,7 @@ fn perpetual_start(judged: &crate::rules::Judged, rules: &Rules, start: &Positio
     Some((
         ply - base,
         format!(
-            "{} {} begins here ({}): {} loses, {}",
+            "{} {} begins here: {}, {} loses ({})",
             cat.chinese(),
             cat.english(),
             v.reason.describe(),
@@ -716,6 +717,8 @@ mod tests {
         assert_eq!(in_notation(&start, moves[0], Notation::Chinese), "炮二平五");
         assert_eq!(red_score(150, Color::Black), "-1.50");
         assert_eq!(red_score(MATE - 5, Color::Red), "#+3");
+        assert_eq!(red_score(MATE - 5, Color::Black), "#-3");
+        assert_eq!(red_score(-MATE, Color::Red), "#-0");
     }
 
     #[test]
