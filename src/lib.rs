@@ -8,10 +8,11 @@
 //! - `nnue`: the evaluation network (inference, accumulators, the network file, SIMD);
 //! - `search`: iterative deepening, alpha-beta, quiescence, move ordering, histories, tunable parameters;
 //! - `tt`: the shared transposition table; `time`: the time manager;
+//! - `wdl`: what a score means in games (win/draw/loss chances, fitted to our self-play);
 //! - `notation`: moves for people (ICCS, Chinese, WXF);
 //! - `protocol`: the UCCI and UCI loop; `bench`: the fixed search that signs every change.
 //!
-//! `tools` holds the command-line utilities (`perft`, `judge`, `analyze`, `match`, `datagen`, `tune`, …). They
+//! `tools` holds the command-line utilities (`perft`, `judge`, `analyze`, `annotate`, `match`, `datagen`, …). They
 //! build on the core; nothing in the core imports them.
 
 // `unsafe` lives in two places, each block with its proof beside it: the cache prefetch in `tt.rs`, and the
@@ -30,6 +31,7 @@ pub mod time;
 pub mod tools;
 pub mod tt;
 pub mod types;
+pub mod wdl;
 
 pub use board::{GenType, Position, START_FEN};
 pub use types::{Color, Move, MoveList, Piece, PieceType, Square, SquareSet};

@@ -603,3 +603,42 @@ fn eval_file_and_eval_option() {
     assert_eq!(e.exit_code(), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `UCI_ShowWDL` (UCCI `showwdl`) adds win/draw/loss permille after the score, from the model of the evaluation
+/// searching; without it the info lines are as before.
+#[test]
+fn win_draw_loss_in_info_lines() {
+    for (hello, set, ready) in
+        [("uci", "setoption name UCI_ShowWDL value true", "uciok"), ("ucci", "setoption showwdl true", "ucciok")]
+    {
+        let mut e = Engine::start();
+        e.send(hello);
+        let hs = e.expect_line(ready);
+        assert!(hs
+            .iter()
+            .any(|l| l.contains("UCI_ShowWDL type check default false") || l.contains("showwdl type check")));
+        e.send("position startpos moves h2e2 h9g7");
+        e.send("go depth 4");
+        let out = e.until(Duration::from_secs(30), |l| l.starts_with("bestmove"));
+        assert!(out.iter().all(|l| !l.contains(" wdl ")), "{out:?}");
+        e.send(set);
+        for eval in ["hce", "nnue"] {
+            e.send(&format!(
+                "setoption {}Eval {}{eval}",
+                if hello == "uci" { "name " } else { "" },
+                if hello == "uci" { "value " } else { "" }
+            ));
+            e.send("go depth 4");
+            let out = e.until(Duration::from_secs(30), |l| l.starts_with("bestmove"));
+            let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+            assert!(!infos.is_empty());
+            for l in infos {
+                let w: Vec<u32> =
+                    l.split(" wdl ").nth(1).expect(l).split(' ').take(3).map(|x| x.parse().unwrap()).collect();
+                assert_eq!(w.iter().sum::<u32>(), 1000, "{l}");
+            }
+        }
+        e.send("quit");
+        assert_eq!(e.exit_code(), 0);
+    }
+}

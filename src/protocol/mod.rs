@@ -68,6 +68,8 @@ struct Reporter {
     out: Out,
     dialect: Dialect,
     multipv: usize,
+    /// With `UCI_ShowWDL`: the model of the evaluation searching and the root's material.
+    wdl: Option<(&'static crate::wdl::Model, i32)>,
 }
 
 impl Listener for Reporter {
@@ -84,8 +86,15 @@ impl Listener for Reporter {
         } else {
             format!(" multipv {}", i.multipv)
         };
+        let wdl = match self.wdl {
+            Some((model, material)) => {
+                let w = model.wdl(i.score, material);
+                format!(" wdl {} {} {}", w.win, w.draw, w.loss)
+            }
+            None => String::new(),
+        };
         self.out.line(&format!(
-            "info depth {} seldepth {}{multipv} score {}{bound} nodes {} nps {nps} hashfull {} time {} pv {}",
+            "info depth {} seldepth {}{multipv} score {}{bound}{wdl} nodes {} nps {nps} hashfull {} time {} pv {}",
             i.depth,
             i.seldepth,
             format_score(self.dialect, i.score),
@@ -498,8 +507,9 @@ impl Session {
         let offer2 = Arc::clone(&offer);
         let resign = self.options.resign && self.ucci();
         let hopeless_before = self.hopeless;
+        let wdl = self.options.show_wdl.then(|| (crate::wdl::model(settings.eval), crate::wdl::material(&pos)));
         let handle = std::thread::spawn(move || {
-            let reporter = Reporter { out: out.clone(), dialect, multipv: settings.multipv };
+            let reporter = Reporter { out: out.clone(), dialect, multipv: settings.multipv, wdl };
             let result = search::search(&pos, &limits, &settings, &shared, &reporter);
             let draw = *offer2.lock().unwrap_or_else(|e| e.into_inner());
             answer(&out, dialect, &result, draw, resign && hopeless_before >= 2);

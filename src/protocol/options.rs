@@ -27,6 +27,8 @@ pub struct Options {
     /// The network file loaded by `EvalFile` (empty: none), and the network.
     pub eval_file: String,
     pub network: Option<Arc<Network>>,
+    /// Win/draw/loss permille after the score in `info` lines (`UCI_ShowWDL`, UCCI `showwdl`).
+    pub show_wdl: bool,
 }
 
 impl Default for Options {
@@ -45,6 +47,7 @@ impl Default for Options {
             eval: EvalKind::default(),
             eval_file: String::new(),
             network: None,
+            show_wdl: false,
         }
     }
 }
@@ -180,8 +183,12 @@ impl Options {
             "clearhash" => Ok(Change::ClearHash),
             "newgame" => Ok(Change::NewGame),
             "batch" | "debug" | "usebook" | "bookfiles" | "useegtb" | "egtbpaths" | "evalapi" | "idle"
-            | "promotion" | "knowledge" | "randomness" | "style" | "loadbook" | "usehash" | "uci_showwdl"
-            | "ucishowwdl" | "nodestime" | "debuglogfile" => Ok(Change::Ignored),
+            | "promotion" | "knowledge" | "randomness" | "style" | "loadbook" | "usehash" | "nodestime"
+            | "debuglogfile" => Ok(Change::Ignored),
+            "ucishowwdl" | "showwdl" => {
+                self.show_wdl = flag(value)?;
+                Ok(Change::Set { resize_hash: false })
+            }
             #[cfg(feature = "spsa")]
             _ if crate::search::params::find(name).is_some() => {
                 let p = crate::search::params::find(name).expect("just found");
@@ -220,6 +227,7 @@ impl Options {
                 "evalfile",
                 format!("type string default {}", if self.eval_file.is_empty() { "<empty>" } else { &self.eval_file }),
             ),
+            ("UCI_ShowWDL", "showwdl", format!("type check default {}", self.show_wdl)),
             ("Clear Hash", "clearhash", "type button".to_string()),
         ];
         let mut lines: Vec<String> = table

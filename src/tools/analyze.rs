@@ -78,6 +78,14 @@ fn si(n: u64) -> String {
 struct Printer {
     pos: Position,
     colour: bool,
+    /// The win/draw/loss model of the evaluation searching.
+    wdl: &'static crate::wdl::Model,
+}
+
+/// Win/draw/loss percentages for the side to move: `W 41% D 38% L 21%`.
+fn wdl_text(model: &crate::wdl::Model, pos: &Position, score: i32) -> String {
+    let w = model.wdl(score, crate::wdl::material(pos));
+    format!("W {}% D {}% L {}%", (w.win + 5) / 10, (w.draw + 5) / 10, (w.loss + 5) / 10)
 }
 
 impl Listener for Printer {
@@ -89,11 +97,12 @@ impl Listener for Printer {
         };
         let iccs: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
         let head = format!(
-            "depth {:>2}/{:<2} line {}  score {bound}{:<10} nodes {:>7}  nps {:>6}  time {:>6.1}s",
+            "depth {:>2}/{:<2} line {}  score {bound}{:<10} {:<18} nodes {:>7}  nps {:>6}  time {:>6.1}s",
             i.depth,
             i.seldepth,
             i.multipv,
             human_score(i.score),
+            wdl_text(self.wdl, &self.pos, i.score),
             si(i.nodes),
             si(i.nodes * 1000 / i.time_ms.max(1)),
             i.time_ms as f64 / 1000.0
@@ -179,14 +188,16 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
         return Ok(());
     }
     let shared = Shared::new(hash);
-    let printer = Printer { pos: pos.clone(), colour };
+    let wdl = crate::wdl::model(settings.eval);
+    let printer = Printer { pos: pos.clone(), colour, wdl };
     let result = search::search(&pos, &limits, &settings, &shared, &printer);
     match result.best {
         Some(m) => {
             println!(
-                "best move: {m} ({})  score {}  depth {}  nodes {}",
+                "best move: {m} ({})  score {} ({})  depth {}  nodes {}",
                 to_chinese(&pos, m, Script::Simplified),
                 human_score(result.score),
+                wdl_text(wdl, &pos, result.score),
                 result.depth,
                 result.nodes
             );

@@ -2,13 +2,12 @@
 //! side and an evaluation graph (terminal and SVG).
 //!
 //! How a move is marked (docs/tools.md, "annotate"): scores become expected scores (a win counts 1, a draw
-//! ½) by the logistic curve the evaluation is fitted to, `E(s) = 1 / (1 + e^(−s / 445))` with `s` in the
-//! evaluation's units (100 a pawn; 445 units a logit: [`super::train::SCALE`], the scale of our own games).
-//! A move's loss is the mover's expected score after the best move minus after the move played (zero when the
-//! move played is the engine's choice). Loss ≥ [`INACCURACY`] is `?!`, ≥ [`MISTAKE`] is `?`, ≥ [`BLUNDER`] is
-//! `??`. The engine's move is an "only move" (`!`) when every other move loses at least [`ONLY_MOVE`]; a move
-//! is "forced" when it is the only legal one, and "book" while the game follows a line of the built-in opening
-//! set from the standard start.
+//! ½) by the win/draw/loss model of the evaluation that searched ([`crate::wdl`], fitted to our own games:
+//! `win + draw / 2` for the score and the material on the board). A move's loss is the mover's expected score
+//! after the best move minus after the move played (zero when the move played is the engine's choice).
+//! Loss ≥ [`INACCURACY`] is `?!`, ≥ [`MISTAKE`] is `?`, ≥ [`BLUNDER`] is `??`. The engine's move is an "only
+//! move" (`!`) when the second-best move loses at least [`ONLY_MOVE`]; a move is "forced" when it is the only
+//! legal one, and "book" while the game follows a line of the built-in opening set from the standard start.
 
 use super::cli::{in_range, SearchArgs};
 use super::progress::Progress;
@@ -16,7 +15,7 @@ use super::{openings, pgn};
 use crate::board::Position;
 use crate::notation::{parse_iccs, to_chinese, to_wxf, Script};
 use crate::rules::{game_state, judge_game, GameResult, Reason, Rules};
-use crate::search::{self, mate_moves, Info, Listener, Shared, MATE, MATE_BOUND};
+use crate::search::{self, mate_moves, Info, Listener, Shared, MATE};
 use crate::types::{Color, Move};
 use std::fmt::Write;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -70,6 +69,8 @@ pub struct Analysis {
     /// The second-best move's score, when there is a second move.
     pub second: Option<i32>,
     pub legal: usize,
+    /// The material on the board ([`crate::wdl::material`]), for the win/draw/loss model.
+    pub material: i32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,26 +133,22 @@ pub struct MoveNote {
     pub mark: Mark,
 }
 
-/// The expected score (win 1, draw ½) of a score in evaluation units, for the side it is given for.
-pub fn expected(score: i32) -> f64 {
-    if score >= MATE_BOUND {
-        return 1.0;
-    }
-    if score <= -MATE_BOUND {
-        return 0.0;
-    }
-    1.0 / (1.0 + (-(score as f64) / super::train::SCALE as f64).exp())
-}
-
 /// Marks every move from the analyses of the positions before and after it (`analyses[i]` is the position
-/// before move `i`, and there is one more analysis than moves). `book` moves are not judged.
-pub fn mark_moves(start: &Position, moves: &[Move], analyses: &[Analysis], book: usize) -> Vec<MoveNote> {
+/// before move `i`, and there is one more analysis than moves). `expected(score, material)` is the expected
+/// score of the side a score is given for. `book` moves are not judged.
+pub fn mark_moves(
+    start: &Position,
+    moves: &[Move],
+    analyses: &[Analysis],
+    book: usize,
+    expected: impl Fn(i32, i32) -> f64,
+) -> Vec<MoveNote> {
     let mut pos = start.clone();
     let mut out = Vec::new();
     for (i, &m) in moves.iter().enumerate() {
         let (a, next) = (&analyses[i], &analyses[i + 1]);
-        let before = expected(a.score);
-        let after = 1.0 - expected(next.score);
+        let before = expected(a.score, a.material);
+        let after = 1.0 - expected(next.score, next.material);
         let engine_choice = a.best == Some(m);
         let loss = if engine_choice { 0.0 } else { (before - after).max(0.0) };
         let mark = if i < book {
@@ -164,7 +161,7 @@ pub fn mark_moves(start: &Position, moves: &[Move], analyses: &[Analysis], book:
             Mark::Mistake
         } else if loss >= INACCURACY {
             Mark::Inaccuracy
-        } else if engine_choice && a.second.is_some_and(|s| before - expected(s) >= ONLY_MOVE) {
+        } else if engine_choice && a.second.is_some_and(|s| before - expected(s, a.material) >= ONLY_MOVE) {
             Mark::Only
         } else {
             Mark::None
@@ -213,13 +210,14 @@ fn in_notation(pos: &Position, m: Move, n: Notation) -> String {
     }
 }
 
-/// A score from Red's side, for people: `+0.35`, `#+3` (Red mates in 3), `#-2`.
+/// A score from Red's side, for people: `+0.35`, `#+3` (Red mates in 3 of its moves), `#-2` (Black mates in 2
+/// of its moves), `#-0` (Red has lost, by mate or by the rules).
 fn red_score(score: i32, side: Color) -> String {
-    let s = if side == Color::Red { score } else { -score };
-    // Signed by who wins: a side mated now (or lost by the rules) is `#-0`, not `#+0`.
-    match mate_moves(s) {
-        Some(n) => format!("#{}{}", if s > 0 { '+' } else { '-' }, n.abs()),
-        None => format!("{:+.2}", s as f64 / 100.0),
+    let red = if side == Color::Red { score } else { -score };
+    // The count is the mating side's moves, which the side to move's score gives either way.
+    match mate_moves(score) {
+        Some(n) => format!("#{}{}", if red > 0 { '+' } else { '-' }, n.abs()),
+        None => format!("{:+.2}", red as f64 / 100.0),
     }
 }
 
@@ -245,14 +243,21 @@ fn analyse(pos: &Position, args: &SearchArgs, settings: &search::Settings, share
             GameResult::BlackWins if pos.side_to_move() == Color::Black => MATE,
             _ => -MATE,
         };
-        return Analysis { score, legal, ..Analysis::default() };
+        return Analysis { score, legal, material: crate::wdl::material(pos), ..Analysis::default() };
     }
     shared.new_game();
     shared.stop.store(false, Relaxed);
     let lines = Lines(Mutex::new([None, None]));
     let result = search::search(pos, &args.limits(12), settings, shared, &lines);
     let second = lines.0.into_inner().unwrap_or_else(|e| e.into_inner())[1].as_ref().map(|i| i.score);
-    Analysis { score: result.score, best: result.best, pv: result.pv, second: second.filter(|_| legal > 1), legal }
+    Analysis {
+        score: result.score,
+        best: result.best,
+        pv: result.pv,
+        second: second.filter(|_| legal > 1),
+        legal,
+        material: crate::wdl::material(pos),
+    }
 }
 
 /// `chuhan annotate`
@@ -304,7 +309,9 @@ pub fn run(args: AnnotateArgs) -> Result<(), String> {
         analyses.into_iter().map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner())).collect();
 
     let book = book_moves(&start, &moves);
-    let notes = mark_moves(&start, &moves, &analyses, book);
+    let model = crate::wdl::model(settings.eval);
+    let expected = |score: i32, material: i32| model.wdl(score, material).expected();
+    let notes = mark_moves(&start, &moves, &analyses, book, expected);
     let notation = notation_of(&start, g.moves.first());
     let perpetual = perpetual_start(&judged, &rules, &start);
 
@@ -359,7 +366,14 @@ pub fn run(args: AnnotateArgs) -> Result<(), String> {
     let curve: Vec<f64> = analyses
         .iter()
         .zip(&positions)
-        .map(|(a, p)| if p.side_to_move() == Color::Red { expected(a.score) } else { 1.0 - expected(a.score) })
+        .map(|(a, p)| {
+            let e = expected(a.score, a.material);
+            if p.side_to_move() == Color::Red {
+                e
+            } else {
+                1.0 - e
+            }
+        })
         .collect();
     print!("{}", summary(&title, &start, &moves, &notes, &perpetual));
     print!("{}", terminal_chart(&curve));
@@ -653,15 +667,12 @@ mod tests {
     use super::*;
 
     fn a(score: i32, best: Option<Move>, second: Option<i32>, legal: usize) -> Analysis {
-        Analysis { score, best, pv: best.into_iter().collect(), second, legal }
+        Analysis { score, best, pv: best.into_iter().collect(), second, legal, material: 66 }
     }
 
-    #[test]
-    fn the_curve() {
-        assert_eq!(expected(0), 0.5);
-        assert!((expected(445) - 1.0 / (1.0 + (-1.0f64).exp())).abs() < 1e-12);
-        assert!((expected(-200) + expected(200) - 1.0).abs() < 1e-12);
-        assert_eq!((expected(MATE - 3), expected(-MATE + 3)), (1.0, 0.0));
+    /// A logistic curve whose inverse is easy, standing in for the fitted model.
+    fn expected(score: i32, _material: i32) -> f64 {
+        1.0 / (1.0 + (-(score as f64) / 400.0).exp())
     }
 
     /// Each mark at its documented threshold, from made-up analyses of the first moves of a game.
@@ -671,7 +682,7 @@ mod tests {
         let moves = [parse_iccs(&start, "h2e2").unwrap()];
         let other = parse_iccs(&start, "b2e2").unwrap();
         // A score whose expected value is `e` for the side it is given for.
-        let units = |e: f64| (-(1.0 / e - 1.0).ln() * super::super::train::SCALE as f64).round() as i32;
+        let units = |e: f64| (-(1.0 / e - 1.0).ln() * 400.0).round() as i32;
         let cases = [
             (0.049, Mark::None),
             (0.051, Mark::Inaccuracy),
@@ -682,21 +693,21 @@ mod tests {
         for (loss, mark) in cases {
             // Red stood at 50 % before; after the move Black (to move) stands at 50 % + loss.
             let analyses = [a(0, Some(other), None, 44), a(units(0.5 + loss), None, None, 44), a(0, None, None, 44)];
-            let notes = mark_moves(&start, &moves[..1], &analyses, 0);
+            let notes = mark_moves(&start, &moves[..1], &analyses, 0, expected);
             assert_eq!(notes[0].mark, mark, "loss {loss}");
             assert!((notes[0].loss - loss).abs() < 0.002, "{} vs {loss}", notes[0].loss);
             assert_eq!(notes[0].mark.nag(), [0, 6, 2, 4, 4][cases.iter().position(|c| c.0 == loss).unwrap()]);
         }
         // The engine's own move is never marked down, and is an only move when the second best is far worse.
         let analyses = [a(0, Some(moves[0]), Some(units(0.34)), 44), a(units(0.9), None, None, 44)];
-        assert_eq!(mark_moves(&start, &moves[..1], &analyses, 0)[0].mark, Mark::Only);
+        assert_eq!(mark_moves(&start, &moves[..1], &analyses, 0, expected)[0].mark, Mark::Only);
         let analyses = [a(0, Some(moves[0]), Some(units(0.36)), 44), a(0, None, None, 44)];
-        assert_eq!(mark_moves(&start, &moves[..1], &analyses, 0)[0].mark, Mark::None);
+        assert_eq!(mark_moves(&start, &moves[..1], &analyses, 0, expected)[0].mark, Mark::None);
         // A single legal move is forced; book moves are not judged.
         let analyses = [a(0, Some(other), None, 1), a(units(0.9), None, None, 44)];
-        assert_eq!(mark_moves(&start, &moves[..1], &analyses, 0)[0].mark, Mark::Forced);
+        assert_eq!(mark_moves(&start, &moves[..1], &analyses, 0, expected)[0].mark, Mark::Forced);
         let analyses = [a(0, Some(other), None, 44), a(units(0.9), None, None, 44)];
-        assert_eq!(mark_moves(&start, &moves[..1], &analyses, 1)[0].mark, Mark::Book);
+        assert_eq!(mark_moves(&start, &moves[..1], &analyses, 1, expected)[0].mark, Mark::Book);
     }
 
     #[test]

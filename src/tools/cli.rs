@@ -55,6 +55,8 @@ pub enum Command {
     Train(super::train::TrainArgs),
     /// Fit the handcrafted evaluation's weights to scored positions (text datagen output)
     Tune(super::tune::TuneArgs),
+    /// Fit the win/draw/loss model to self-play games (for UCI_ShowWDL, analyze and annotate)
+    Wdl(super::wdl::WdlArgs),
     /// List the search's tunable parameters, or print them as SPSA input
     Params(super::params::ParamsArgs),
     /// Fixed-depth search of fixed positions; prints `Bench: <nodes> nodes <nps> nps`
@@ -122,6 +124,7 @@ fn run(command: Command) -> Result<(), String> {
         Command::Train(a) => super::train::run(a),
         Command::Tune(a) => super::tune::run(a),
         Command::Params(a) => super::params::run(a),
+        Command::Wdl(a) => super::wdl::run(a),
         Command::Bench(a) => super::bench::cli(a),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "chuhan", &mut std::io::stdout());

@@ -15,4 +15,5 @@ pub mod progress;
 pub mod rng;
 pub mod train;
 pub mod tune;
+pub mod wdl;
 pub mod xqf;
