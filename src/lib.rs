@@ -10,7 +10,8 @@
 //! - `tt`: the shared transposition table; `time`: the time manager;
 //! - `wdl`: what a score means in games (win/draw/loss chances, fitted to our self-play);
 //! - `notation`: moves for people (ICCS, Chinese, WXF);
-//! - `protocol`: the UCCI and UCI loop; `bench`: the fixed search that signs every change.
+//! - `protocol`: the UCCI and UCI loop; `bench`: the fixed search that signs every change;
+//! - `book`: opening books in ElephantEye's format.
 //!
 //! `tools` holds the command-line utilities (`perft`, `judge`, `analyze`, `annotate`, `match`, `datagen`, …). They
 //! build on the core; nothing in the core imports them.
@@ -21,6 +22,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod book;
 pub mod eval;
 pub mod nnue;
 pub mod notation;

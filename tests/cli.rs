@@ -486,3 +486,108 @@ fn annotate_marks_a_forbidden_perpetual() {
     assert!(out.contains("4. A1-B1 $4 {[%eval #-"), "the move into the third occurrence: {out}");
     std::fs::remove_file(&path).ok();
 }
+
+/// `book build` from games written here: each move weighted 2 × wins + draws of the side that played it, both
+/// wings merged into one form, moves below `--min-games` left out; `book show` lists them, mirrored back.
+#[test]
+fn book_build_and_show() {
+    let dir = std::env::temp_dir().join(format!("chuhan-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = |moves: &str, result: &str| format!("[Result \"{result}\"]\n\n{moves} {result}\n\n");
+    let text = [
+        game("1. h2e2 h9g7 2. h0g2", "1-0"),
+        game("1. h2e2 h9g7 2. h0g2", "1/2-1/2"),
+        game("1. b2e2 b9c7 2. b0c2", "0-1"), // the mirror of the first two
+        game("1. c3c4 g6g5", "1-0"),         // c3c4 played once: below --min-games 2
+        game("1. h2e2 b9c7", "*"),           // no result: not counted
+    ]
+    .concat();
+    std::fs::write(dir.join("games.pgn"), text).unwrap();
+    let book = dir.join("b.book");
+    let (_, err, code) = chuhan(
+        &["book", "build", "--pgn", dir.to_str().unwrap(), "--out", book.to_str().unwrap(), "--min-games", "2", "-q"],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("4 games read (1 without a result or start left out)"), "{err}");
+    // Red's central cannon: 2 (win) + 1 (draw) + 0 (loss) = 3, over three games in the two mirror forms.
+    let (out, err, code) = chuhan(&["book", "show", "--book", book.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[1].starts_with("b2e2  炮八平五") || lines[1].starts_with("h2e2  炮二平五"), "{out}");
+    assert!(lines[1].contains("weight     3"), "{out}");
+    // After h2e2 Black's h9g7: 0 + 1 + (mirrored b9c7's win) 2 = 3.
+    let (out, _, _) = chuhan(&["book", "show", "--book", book.to_str().unwrap(), "--moves", "h2e2"], "");
+    assert!(out.contains("h9g7  马8进7   weight     3  100.0 %"), "{out}");
+    let (out, _, _) = chuhan(&["book", "show", "--book", book.to_str().unwrap(), "--moves", "b2e2"], "");
+    assert!(out.contains("b9c7  马2进3   weight     3  100.0 %"), "{out}");
+    let (out, _, _) = chuhan(&["book", "show", "--book", book.to_str().unwrap(), "--moves", "c3c4"], "");
+    assert!(out.contains("no book moves"), "{out}");
+    let (_, err, code) = chuhan(&["book", "show", "--book", "/nonexistent.book"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read book"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// ElephantEye's own BOOK.DAT (from github.com/xqbase/eleeye, not in this repository): the keys reproduced
+/// here find its moves. Runs when CHUHAN_EE_BOOK names the file.
+#[test]
+fn elephanteye_book_dat() {
+    let Ok(path) = std::env::var("CHUHAN_EE_BOOK") else {
+        eprintln!("CHUHAN_EE_BOOK not set: skipped");
+        return;
+    };
+    let (out, err, code) = chuhan(&["book", "show", "--book", &path], "");
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[1].starts_with("b2e2  炮八平五   weight  1473"), "{out}");
+    assert!(lines[2].starts_with("h2e2  炮二平五   weight  1473"), "{out}");
+    assert_eq!(lines.len(), 17, "{out}");
+    let (out, _, _) = chuhan(&["book", "show", "--book", &path, "--moves", "h2e2 h9g7"], "");
+    assert!(out.lines().nth(1).unwrap().starts_with("h0g2  马二进三   weight   955"), "{out}");
+    // The other wing is found through the mirror.
+    let (out, _, _) = chuhan(&["book", "show", "--book", &path, "--moves", "b2e2 b9c7"], "");
+    assert!(out.lines().nth(1).unwrap().starts_with("b0c2  马八进七   weight   955"), "{out}");
+}
+
+/// Walking ElephantEye's BOOK.DAT from the start position through its own moves finds 3932 of its 12 081
+/// records in 1000s of positions, Black to move and mirrored forms among them: the locks computed here are its
+/// locks throughout, not only at the start (a wrong key would find nothing past the first move). The rest
+/// belong to positions whose leading moves its maker dropped (a move is kept only when its summed result value
+/// reaches a ratio, MAKEBOOK.CPP). Runs when CHUHAN_EE_BOOK is set.
+#[test]
+fn elephanteye_book_dat_is_reachable() {
+    use chuhan::board::Position;
+    use chuhan::book::{lock, Book};
+    let Ok(path) = std::env::var("CHUHAN_EE_BOOK") else {
+        eprintln!("CHUHAN_EE_BOOK not set: skipped");
+        return;
+    };
+    let book = Book::load(&path).unwrap();
+    let mut seen_positions = std::collections::HashSet::new();
+    let mut found_records = 0usize;
+    let mut queue = vec![Position::startpos()];
+    while let Some(pos) = queue.pop() {
+        let key = lock(&pos, false).min(lock(&pos, true));
+        if !seen_positions.insert(key) {
+            continue;
+        }
+        let moves = book.moves(&pos);
+        found_records += moves.len();
+        for b in moves {
+            let mut next = pos.clone();
+            next.make_move(b.mv);
+            queue.push(next);
+        }
+    }
+    let share = found_records as f64 / book.len() as f64;
+    eprintln!(
+        "{found_records} of {} records reached from the start ({:.1} %) in {} positions",
+        book.len(),
+        share * 100.0,
+        seen_positions.len()
+    );
+    assert_eq!((found_records, book.len()), (3932, 12081), "{:.1} %", share * 100.0);
+    assert!(seen_positions.len() > 1000, "{}", seen_positions.len());
+}

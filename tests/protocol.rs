@@ -115,7 +115,7 @@ fn ucci_handshake_and_idle_commands() {
     e.send("stop");
     e.expect_line("nobestmove");
     // Standard options this engine does not use are accepted with a note; bad values are refused.
-    e.send("setoption usebook false");
+    e.send("setoption randomness small");
     assert!(e.until(Duration::from_secs(5), |l| l.starts_with("info string"))[0].contains("not used"));
     e.send("setoption hashsize 100000000");
     assert!(e.until(Duration::from_secs(5), |l| l.starts_with("info string"))[0].contains("out of range"));
@@ -641,4 +641,64 @@ fn win_draw_loss_in_info_lines() {
         e.send("quit");
         assert_eq!(e.exit_code(), 0);
     }
+}
+
+/// A book built here through the library: UCCI `usebook`/`bookfiles` and UCI `OwnBook`/`BookFile` play from it
+/// (ElephantEye's `info depth 0 score <weight> pv <move>` lines in UCCI), skip banned moves, stop at
+/// `BookDepth`, and never answer an infinite analysis from it.
+#[test]
+fn opening_book_through_both_dialects() {
+    use chuhan::book::{encode_move, lock, Book, Record};
+    let start = Position::startpos();
+    let mut after = start.clone();
+    after.make_move("h2e2".parse().unwrap());
+    let rec =
+        |p: &Position, m: &str, weight| Record { lock: lock(p, false), mv: encode_move(m.parse().unwrap()), weight };
+    let book = Book::from_records(vec![rec(&start, "h2e2", 7), rec(&start, "c3c4", 3), rec(&after, "h9g7", 5)]);
+    let path = std::env::temp_dir().join(format!("chuhan-proto-{}.book", std::process::id()));
+    std::fs::write(&path, book.to_bytes()).unwrap();
+    let path = path.to_str().unwrap().to_string();
+
+    let mut e = Engine::start();
+    e.send("ucci");
+    let hs = e.expect_line("ucciok");
+    assert!(hs.contains(&"option usebook type check default false".to_string()), "{hs:?}");
+    e.send("setoption usebook true");
+    e.send(&format!("setoption bookfiles {path}"));
+    e.send("position startpos");
+    e.send("banmoves c3c4");
+    e.send("go time 10");
+    let out = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+    assert_eq!(out, ["info depth 0 score 7 pv h2e2", "bestmove h2e2 ponder h9g7"]);
+    e.send("position startpos moves h2e2");
+    e.send("go time 10");
+    let out = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+    assert_eq!(out.last().unwrap(), "bestmove h9g7");
+    // A bad file is refused and the book kept.
+    e.send("setoption bookfiles /nonexistent/book.dat");
+    e.send("setoption bookdepth 1");
+    e.send("go time 10");
+    let out = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+    assert!(out.iter().any(|l| l.contains("cannot read book")), "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("info depth 1 ") || l.starts_with("info depth 2 ")), "searched: {out:?}");
+    e.send("quit");
+
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect_line("uciok");
+    e.send("setoption name OwnBook value true");
+    e.send(&format!("setoption name BookFile value {path}"));
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    let out = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+    assert!(!out.iter().any(|l| l.contains("book")), "analysis searches: {out:?}");
+    e.send("go wtime 10000 btime 10000");
+    let out = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+    assert!(out.contains(&"info string book move h2e2 weight 7".to_string()), "{out:?}");
+    let best = bestmove_of(&out).to_string();
+    assert!(best == "h2e2" || best == "c3c4", "{out:?}");
+    e.send("quit");
+    std::fs::remove_file(&path).ok();
 }

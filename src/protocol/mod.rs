@@ -479,6 +479,10 @@ impl Session {
         };
         let unlimited = g.depth.is_none() && g.nodes.is_none() && g.mate.is_none() && allocation.is_none();
         let limits_open_ended = g.infinite || unlimited || g.ponder;
+        // The book answers a game move at once; analysis (infinite, ponder, searchmoves) always searches.
+        if !limits_open_ended && only.is_empty() && self.book_move() {
+            return;
+        }
         let limits = Limits {
             depth: g.depth.map(|d| d.max(1)),
             nodes: g.nodes,
@@ -518,6 +522,37 @@ impl Session {
         self.search = Some(Running { handle, draw_offer: offer, open_ended: limits_open_ended });
     }
 
+    /// Plays from the book when it is on and knows the position: one `info` line per book move (UCCI:
+    /// `info depth 0 score <weight> pv <move>` as ElephantEye prints them; UCI: a normal info line and the
+    /// weight in an `info string`), then `bestmove` with the book's heaviest reply as the ponder move.
+    fn book_move(&mut self) -> bool {
+        let Some(book) = self.options.book.clone().filter(|_| self.options.use_book) else { return false };
+        let game_ply = (self.pos.fullmove().saturating_sub(1)) * 2 + (self.pos.side_to_move() == Color::Black) as u32;
+        if game_ply >= self.options.book_depth {
+            return false;
+        }
+        let moves = book.playable(&self.pos, &self.rules(), &self.banned);
+        let Some(choice) = crate::book::Book::choose(&moves, random_u64()) else { return false };
+        for b in &moves {
+            if self.ucci() {
+                self.out.line(&format!("info depth 0 score {} pv {}", b.weight, b.mv));
+            } else {
+                self.out.line(&format!("info string book move {} weight {}", b.mv, b.weight));
+            }
+        }
+        if !self.ucci() {
+            self.out.line(&format!("info depth 1 seldepth 1 multipv 1 score cp 0 nodes 0 nps 0 time 0 pv {choice}"));
+        }
+        let mut next = self.pos.clone();
+        next.make_move(choice);
+        let ponder = book.moves(&next).first().map(|b| b.mv);
+        self.out.line(&match ponder {
+            Some(p) => format!("bestmove {choice} ponder {p}"),
+            None => format!("bestmove {choice}"),
+        });
+        true
+    }
+
     /// The reply to a `go` that cannot search.
     fn no_move_answer(&self) {
         if self.ucci() {
@@ -541,6 +576,18 @@ impl Session {
 const RESIGN_SCORE: i32 = -1500;
 /// The largest score at which an offered draw is accepted.
 const DRAW_ACCEPT: i32 = 20;
+
+/// A random number for the book's choice: the clock's nanoseconds and a counter through SplitMix64, so that
+/// two choices in the same nanosecond differ.
+fn random_u64() -> u64 {
+    use std::sync::atomic::AtomicU64;
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    let mut z = nanos ^ COUNTER.fetch_add(0x9e37_79b9_7f4a_7c15, Relaxed);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
 
 fn answer(out: &Out, dialect: Dialect, r: &SearchResult, draw_offer: bool, resign: bool) {
     let Some(best) = r.best else {

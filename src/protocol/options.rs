@@ -1,6 +1,7 @@
 //! The engine's options, one table for both dialects. UCI spells them `Hash`, `Move Overhead`…; UCCI
 //! `hashsize`, `moveoverhead`… Names are matched without regard to case, spaces or underscores.
 
+use crate::book::Book;
 use crate::eval::EvalKind;
 use crate::nnue::Network;
 use crate::rules::RuleSet;
@@ -29,6 +30,13 @@ pub struct Options {
     pub network: Option<Arc<Network>>,
     /// Win/draw/loss permille after the score in `info` lines (`UCI_ShowWDL`, UCCI `showwdl`).
     pub show_wdl: bool,
+    /// Play from the opening book (UCI `OwnBook`, UCCI `usebook`).
+    pub use_book: bool,
+    /// The book files (UCI `BookFile`, UCCI `bookfiles`: several separated by `;`), and the books read.
+    pub book_files: String,
+    pub book: Option<Arc<Book>>,
+    /// The book is asked only up to this many plies into the game (`BookDepth`).
+    pub book_depth: u32,
 }
 
 impl Default for Options {
@@ -48,6 +56,10 @@ impl Default for Options {
             eval_file: String::new(),
             network: None,
             show_wdl: false,
+            use_book: false,
+            book_files: String::new(),
+            book: None,
+            book_depth: 40,
         }
     }
 }
@@ -182,9 +194,27 @@ impl Options {
             }
             "clearhash" => Ok(Change::ClearHash),
             "newgame" => Ok(Change::NewGame),
-            "batch" | "debug" | "usebook" | "bookfiles" | "useegtb" | "egtbpaths" | "evalapi" | "idle"
-            | "promotion" | "knowledge" | "randomness" | "style" | "loadbook" | "usehash" | "nodestime"
-            | "debuglogfile" => Ok(Change::Ignored),
+            "batch" | "debug" | "useegtb" | "egtbpaths" | "evalapi" | "idle" | "promotion" | "knowledge"
+            | "randomness" | "style" | "loadbook" | "usehash" | "nodestime" | "debuglogfile" => Ok(Change::Ignored),
+            "ownbook" | "usebook" => {
+                self.use_book = flag(value)?;
+                Ok(Change::Set { resize_hash: false })
+            }
+            "bookfile" | "bookfiles" => {
+                let paths = value.map(str::trim).unwrap_or("");
+                if paths.is_empty() || paths == "<empty>" {
+                    self.book_files.clear();
+                    self.book = None;
+                } else {
+                    self.book = Some(Arc::new(Book::load_list(paths)?));
+                    self.book_files = paths.to_string();
+                }
+                Ok(Change::Set { resize_hash: false })
+            }
+            "bookdepth" => {
+                self.book_depth = parse_range(name, need(name, value)?, 0..=1000)?;
+                Ok(Change::Set { resize_hash: false })
+            }
             "ucishowwdl" | "showwdl" => {
                 self.show_wdl = flag(value)?;
                 Ok(Change::Set { resize_hash: false })
@@ -228,6 +258,16 @@ impl Options {
                 format!("type string default {}", if self.eval_file.is_empty() { "<empty>" } else { &self.eval_file }),
             ),
             ("UCI_ShowWDL", "showwdl", format!("type check default {}", self.show_wdl)),
+            ("OwnBook", "usebook", format!("type check default {}", self.use_book)),
+            (
+                "BookFile",
+                "bookfiles",
+                format!(
+                    "type string default {}",
+                    if self.book_files.is_empty() { "<empty>" } else { &self.book_files }
+                ),
+            ),
+            ("BookDepth", "bookdepth", format!("type spin default {} min 0 max 1000", self.book_depth)),
             ("Clear Hash", "clearhash", "type button".to_string()),
         ];
         let mut lines: Vec<String> = table
@@ -271,7 +311,14 @@ mod tests {
         assert_eq!(o.rules, RuleSet::Asian);
         assert_eq!(o.set("newgame", None), Ok(Change::NewGame));
         assert_eq!(o.set("Clear Hash", None), Ok(Change::ClearHash));
-        assert_eq!(o.set("usebook", Some("false")), Ok(Change::Ignored));
+        assert_eq!(o.set("randomness", Some("small")), Ok(Change::Ignored));
+        o.set("usebook", Some("true")).unwrap();
+        o.set("OwnBook", Some("false")).unwrap();
+        assert!(!o.use_book);
+        o.set("Book Depth", Some("12")).unwrap();
+        assert_eq!(o.book_depth, 12);
+        o.set("UCI_ShowWDL", Some("true")).unwrap();
+        assert!(o.show_wdl);
         o.set("Eval", Some("HCE")).unwrap();
         assert_eq!(o.eval, EvalKind::Hce);
     }
@@ -286,6 +333,8 @@ mod tests {
         assert!(o.set("Frobnicate", Some("1")).unwrap_err().contains("unknown option"));
         assert_eq!(o.set("Eval", Some("nn")).unwrap_err(), "Eval value 'nn' is not one of: hce, nnue");
         assert!(o.set("EvalFile", Some("/nonexistent/x.nnue")).unwrap_err().starts_with("/nonexistent/x.nnue: "));
+        assert!(o.set("BookFile", Some("/nonexistent/b.dat")).unwrap_err().contains("cannot read book"));
+        assert!(o.set("BookDepth", Some("-1")).is_err());
         assert_eq!(o, Options::default());
     }
 

@@ -55,6 +55,8 @@ pub enum Command {
     Train(super::train::TrainArgs),
     /// Fit the handcrafted evaluation's weights to scored positions (text datagen output)
     Tune(super::tune::TuneArgs),
+    /// Build an opening book from game files, or list a position's book moves (ElephantEye's format)
+    Book(super::book::BookArgs),
     /// Fit the win/draw/loss model to self-play games (for UCI_ShowWDL, analyze and annotate)
     Wdl(super::wdl::WdlArgs),
     /// List the search's tunable parameters, or print them as SPSA input
@@ -125,6 +127,7 @@ fn run(command: Command) -> Result<(), String> {
         Command::Tune(a) => super::tune::run(a),
         Command::Params(a) => super::params::run(a),
         Command::Wdl(a) => super::wdl::run(a),
+        Command::Book(a) => super::book::run(a),
         Command::Bench(a) => super::bench::cli(a),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "chuhan", &mut std::io::stdout());

@@ -169,7 +169,7 @@ pub fn report_json(j: &Judged, rules: &Rules) -> VerdictJson {
 
 /// The game files under `paths`: files as given, directories searched (recursively) for `.pgn` and `.xqf`
 /// files.
-fn game_files(paths: &[String]) -> Result<Vec<std::path::PathBuf>, String> {
+pub fn game_files(paths: &[String]) -> Result<Vec<std::path::PathBuf>, String> {
     fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), String> {
         let mut entries: Vec<_> = std::fs::read_dir(dir)
             .map_err(|e| format!("judge: cannot read '{}': {e}", dir.display()))?

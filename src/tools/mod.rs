@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod annotate;
 pub mod arena;
 pub mod bench;
+pub mod book;
 pub mod cli;
 pub mod datagen;
 pub mod gamefile;
