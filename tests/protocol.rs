@@ -115,7 +115,7 @@ fn ucci_handshake_and_idle_commands() {
     e.send("stop");
     e.expect_line("nobestmove");
     // Standard options this engine does not use are accepted with a note; bad values are refused.
-    e.send("setoption randomness small");
+    e.send("setoption promotion false");
     assert!(e.until(Duration::from_secs(5), |l| l.starts_with("info string"))[0].contains("not used"));
     e.send("setoption hashsize 100000000");
     assert!(e.until(Duration::from_secs(5), |l| l.starts_with("info string"))[0].contains("out of range"));
@@ -701,4 +701,37 @@ fn opening_book_through_both_dialects() {
     assert!(best == "h2e2" || best == "c3c4", "{out:?}");
     e.send("quit");
     std::fs::remove_file(&path).ok();
+}
+
+/// `randomness` varies game moves among near-best ones (every one legal), shows only the lines asked for,
+/// and leaves the engine deterministic when `none`.
+#[test]
+fn randomness_varies_game_moves() {
+    let moves_with = |level: &str, games: usize| -> Vec<String> {
+        let mut e = Engine::start();
+        e.send("uci");
+        e.expect_line("uciok");
+        e.send(&format!("setoption name Randomness value {level}"));
+        let mut out = Vec::new();
+        for _ in 0..games {
+            e.send("ucinewgame");
+            e.send("position startpos moves h2e2 h9g7");
+            e.send("go depth 6");
+            let lines = e.until(Duration::from_secs(30), |l| l.starts_with("bestmove"));
+            assert!(lines.iter().all(|l| !l.contains(" multipv 2 ")), "MultiPV 1 shows one line: {lines:?}");
+            out.push(bestmove_of(&lines).to_string());
+        }
+        e.send("quit");
+        out
+    };
+    let mut pos = Position::startpos();
+    for m in ["h2e2", "h9g7"] {
+        pos.make_move(m.parse().unwrap());
+    }
+    let varied = moves_with("huge", 16);
+    assert!(varied.iter().all(|m| pos.is_legal(m.parse().unwrap())), "{varied:?}");
+    let distinct: std::collections::HashSet<&String> = varied.iter().collect();
+    assert!(distinct.len() >= 2, "{varied:?}");
+    let fixed = moves_with("none", 3);
+    assert!(fixed.iter().all(|m| *m == fixed[0]), "{fixed:?}");
 }

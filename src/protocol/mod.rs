@@ -67,13 +67,26 @@ pub fn format_score(dialect: Dialect, score: i32) -> String {
 struct Reporter {
     out: Out,
     dialect: Dialect,
+    /// Lines shown (the `MultiPV` option); the search may look at more for `randomness`.
     multipv: usize,
     /// With `UCI_ShowWDL`: the model of the evaluation searching and the root's material.
     wdl: Option<(&'static crate::wdl::Model, i32)>,
+    /// The last report of every line, kept for `randomness`.
+    lines: Mutex<Vec<Info>>,
 }
 
 impl Listener for Reporter {
     fn info(&self, i: &Info) {
+        {
+            let mut lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
+            if lines.len() < i.multipv {
+                lines.resize(i.multipv, i.clone());
+            }
+            lines[i.multipv - 1] = i.clone();
+        }
+        if i.multipv > self.multipv {
+            return;
+        }
         let nps = i.nodes * 1000 / i.time_ms.max(1);
         let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
         let bound = match i.bound {
@@ -490,9 +503,11 @@ impl Session {
             time: allocation,
             infinite: g.infinite || unlimited,
         };
+        // Randomness chooses among near-best lines: the search must score a few of them exactly.
+        let margin = if limits_open_ended { 0 } else { self.options.randomness.margin() };
         let settings = Settings {
             threads: self.options.threads,
-            multipv: self.options.multipv,
+            multipv: if margin > 0 { self.options.multipv.max(RANDOM_LINES) } else { self.options.multipv },
             rules: self.rules(),
             banned: self.banned.clone(),
             only,
@@ -512,9 +527,18 @@ impl Session {
         let resign = self.options.resign && self.ucci();
         let hopeless_before = self.hopeless;
         let wdl = self.options.show_wdl.then(|| (crate::wdl::model(settings.eval), crate::wdl::material(&pos)));
+        let shown = self.options.multipv;
         let handle = std::thread::spawn(move || {
-            let reporter = Reporter { out: out.clone(), dialect, multipv: settings.multipv, wdl };
-            let result = search::search(&pos, &limits, &settings, &shared, &reporter);
+            let reporter = Reporter { out: out.clone(), dialect, multipv: shown, wdl, lines: Mutex::new(Vec::new()) };
+            let mut result = search::search(&pos, &limits, &settings, &shared, &reporter);
+            if margin > 0 {
+                let lines = reporter.lines.into_inner().unwrap_or_else(|e| e.into_inner());
+                if let Some(line) = random_line(&lines, margin, random_u64()) {
+                    result.best = line.pv.first().copied();
+                    result.ponder = line.pv.get(1).copied();
+                    result.score = line.score;
+                }
+            }
             let draw = *offer2.lock().unwrap_or_else(|e| e.into_inner());
             answer(&out, dialect, &result, draw, resign && hopeless_before >= 2);
             let _ = events.send(Event::SearchDone(result.score));
@@ -576,6 +600,31 @@ impl Session {
 const RESIGN_SCORE: i32 = -1500;
 /// The largest score at which an offered draw is accepted.
 const DRAW_ACCEPT: i32 = 20;
+
+/// Lines searched when `randomness` is on (or more, with a larger `MultiPV`).
+const RANDOM_LINES: usize = 4;
+
+/// A line for `randomness`: among the last completed depth's exact lines whose score is within `margin` of the
+/// best, chosen with weights falling linearly from the best (weight `margin + 1 − loss`). A line whose score is
+/// a mate or rule result against the mover is never chosen unless it is the best.
+fn random_line(lines: &[Info], margin: i32, random: u64) -> Option<&Info> {
+    let best = lines.first()?;
+    let candidates: Vec<(&Info, u64)> = lines
+        .iter()
+        .filter(|l| l.depth == best.depth && l.bound == Bound::Exact && !l.pv.is_empty())
+        .filter(|l| best.score - l.score <= margin && (l.score > -search::MATE_BOUND || l.multipv == 1))
+        .map(|l| (l, (margin + 1 - (best.score - l.score)).max(1) as u64))
+        .collect();
+    let total: u64 = candidates.iter().map(|c| c.1).sum();
+    let mut r = random % total.max(1);
+    for (l, w) in &candidates {
+        if r < *w {
+            return Some(l);
+        }
+        r -= w;
+    }
+    Some(best)
+}
 
 /// A random number for the book's choice: the clock's nanoseconds and a counter through SplitMix64, so that
 /// two choices in the same nanosecond differ.
@@ -700,6 +749,53 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
                 }
                 return;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(multipv: usize, score: i32, mv: &str, bound: Bound) -> Info {
+        Info {
+            depth: 9,
+            seldepth: 12,
+            multipv,
+            score,
+            bound,
+            nodes: 1000,
+            time_ms: 10,
+            hashfull: 0,
+            pv: vec![mv.parse().unwrap()],
+        }
+    }
+
+    /// Randomness picks only exact lines within the margin, in proportion to `margin + 1 − loss`.
+    #[test]
+    fn random_lines_within_the_margin() {
+        let lines = vec![
+            line(1, 100, "h2e2", Bound::Exact),
+            line(2, 90, "b2e2", Bound::Exact),
+            line(3, 85, "c3c4", Bound::Upper),
+            line(4, 40, "g3g4", Bound::Exact),
+        ];
+        let pick = |margin, r| random_line(&lines, margin, r).unwrap().pv[0].to_string();
+        // Margin 15: h2e2 (weight 16) and b2e2 (weight 6); c3c4 is only a bound, g3g4 too far.
+        let mut counts = std::collections::HashMap::new();
+        for r in 0..22 {
+            *counts.entry(pick(15, r)).or_insert(0) += 1;
+        }
+        assert_eq!(counts.get("h2e2"), Some(&16));
+        assert_eq!(counts.get("b2e2"), Some(&6));
+        assert_eq!(counts.len(), 2);
+        assert_eq!(pick(0, 12345), "h2e2");
+        assert_eq!(pick(60, 112), "g3g4", "weights 61, 51, 1: the last of 113");
+        assert_eq!(pick(60, 111), "b2e2");
+        // A lost line is never chosen when the best is not lost.
+        let lost = vec![line(1, 10, "h2e2", Bound::Exact), line(2, -search::MATE_BOUND, "b2e2", Bound::Exact)];
+        for r in 0..50 {
+            assert_eq!(random_line(&lost, 1_000_000, r).unwrap().pv[0].to_string(), "h2e2");
         }
     }
 }

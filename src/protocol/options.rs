@@ -37,6 +37,40 @@ pub struct Options {
     pub book: Option<Arc<Book>>,
     /// The book is asked only up to this many plies into the game (`BookDepth`).
     pub book_depth: u32,
+    /// Variety in game moves (UCCI `randomness`, UCI `Randomness`).
+    pub randomness: Randomness,
+}
+
+/// How far from the best move a game move may be chosen, by level (UCCI's names).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Randomness {
+    #[default]
+    None,
+    Tiny,
+    Small,
+    Medium,
+    Large,
+    Huge,
+}
+
+impl Randomness {
+    pub const ALL: [Randomness; 6] = [
+        Randomness::None,
+        Randomness::Tiny,
+        Randomness::Small,
+        Randomness::Medium,
+        Randomness::Large,
+        Randomness::Huge,
+    ];
+
+    pub fn name(self) -> &'static str {
+        ["none", "tiny", "small", "medium", "large", "huge"][self as usize]
+    }
+
+    /// The largest score loss allowed (the evaluation's units, 100 about a pawn).
+    pub fn margin(self) -> i32 {
+        [0, 5, 15, 30, 60, 120][self as usize]
+    }
 }
 
 impl Default for Options {
@@ -60,6 +94,7 @@ impl Default for Options {
             book_files: String::new(),
             book: None,
             book_depth: 40,
+            randomness: Randomness::None,
         }
     }
 }
@@ -194,8 +229,8 @@ impl Options {
             }
             "clearhash" => Ok(Change::ClearHash),
             "newgame" => Ok(Change::NewGame),
-            "batch" | "debug" | "useegtb" | "egtbpaths" | "evalapi" | "idle" | "promotion" | "knowledge"
-            | "randomness" | "style" | "loadbook" | "usehash" | "nodestime" | "debuglogfile" => Ok(Change::Ignored),
+            "batch" | "debug" | "useegtb" | "egtbpaths" | "evalapi" | "idle" | "promotion" | "knowledge" | "style"
+            | "loadbook" | "usehash" | "nodestime" | "debuglogfile" => Ok(Change::Ignored),
             "ownbook" | "usebook" => {
                 self.use_book = flag(value)?;
                 Ok(Change::Set { resize_hash: false })
@@ -209,6 +244,14 @@ impl Options {
                     self.book = Some(Arc::new(Book::load_list(paths)?));
                     self.book_files = paths.to_string();
                 }
+                Ok(Change::Set { resize_hash: false })
+            }
+            "randomness" => {
+                let v = need(name, value)?;
+                self.randomness = Randomness::ALL
+                    .into_iter()
+                    .find(|r| r.name().eq_ignore_ascii_case(v))
+                    .ok_or_else(|| format!("{name} value '{v}' is not none, tiny, small, medium, large or huge"))?;
                 Ok(Change::Set { resize_hash: false })
             }
             "bookdepth" => {
@@ -268,6 +311,15 @@ impl Options {
                 ),
             ),
             ("BookDepth", "bookdepth", format!("type spin default {} min 0 max 1000", self.book_depth)),
+            (
+                "Randomness",
+                "randomness",
+                format!(
+                    "type combo default {}{}",
+                    self.randomness.name(),
+                    Randomness::ALL.iter().map(|r| format!(" var {}", r.name())).collect::<String>()
+                ),
+            ),
             ("Clear Hash", "clearhash", "type button".to_string()),
         ];
         let mut lines: Vec<String> = table
@@ -311,7 +363,10 @@ mod tests {
         assert_eq!(o.rules, RuleSet::Asian);
         assert_eq!(o.set("newgame", None), Ok(Change::NewGame));
         assert_eq!(o.set("Clear Hash", None), Ok(Change::ClearHash));
-        assert_eq!(o.set("randomness", Some("small")), Ok(Change::Ignored));
+        assert_eq!(o.set("promotion", Some("false")), Ok(Change::Ignored));
+        o.set("randomness", Some("Small")).unwrap();
+        assert_eq!((o.randomness, o.randomness.margin()), (Randomness::Small, 15));
+        assert!(o.set("Randomness", Some("wild")).unwrap_err().contains("not none, tiny"));
         o.set("usebook", Some("true")).unwrap();
         o.set("OwnBook", Some("false")).unwrap();
         assert!(!o.use_book);
