@@ -735,3 +735,20 @@ fn randomness_varies_game_moves() {
     let fixed = moves_with("none", 3);
     assert!(fixed.iter().all(|m| *m == fixed[0]), "{fixed:?}");
 }
+
+/// `style` decides whether an offered draw is taken in a level position: `solid` and `normal` take it, `risky`
+/// plays on.
+#[test]
+fn style_and_draw_offers() {
+    for (style, accepts) in [("solid", true), ("normal", true), ("risky", false)] {
+        let mut e = Engine::start();
+        e.send("ucci");
+        e.expect_line("ucciok");
+        e.send(&format!("setoption style {style}"));
+        e.send("position fen 3k5/4a4/9/9/9/9/9/9/4A4/4K4 w - - 0 1");
+        e.send("go draw depth 6");
+        let out = e.until(Duration::from_secs(30), |l| l.starts_with("bestmove"));
+        assert_eq!(out.last().unwrap().ends_with(" draw"), accepts, "{style}: {out:?}");
+        e.send("quit");
+    }
+}

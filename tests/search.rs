@@ -117,3 +117,15 @@ fn a_new_game_forgets_what_earlier_searches_learnt() {
     let fresh = run(&pos);
     assert_eq!((fresh.best, fresh.nodes, fresh.score), (first.best, first.nodes, first.score));
 }
+
+/// `contempt` (the `style` option): a draw scores −contempt for the side to move at the root. Here every move
+/// reaches the natural move limit, so the root's score is the draw's value.
+#[test]
+fn contempt_is_the_value_of_a_draw() {
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4A4/4K4 w - - 119 80").unwrap();
+    for (contempt, expected) in [(0, 0), (30, -30), (-15, 15)] {
+        let settings = Settings { contempt, ..Settings::default() };
+        let r = search(&pos, &Limits { depth: Some(4), ..Limits::default() }, &settings, &Shared::new(1), &Silent);
+        assert_eq!(r.score, expected, "contempt {contempt}");
+    }
+}

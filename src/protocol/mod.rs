@@ -514,6 +514,7 @@ impl Session {
             pruning: self.options.pruning,
             eval: self.options.eval,
             network: self.options.network.clone(),
+            contempt: self.options.style.contempt(),
         };
         self.shared.stop.store(false, Relaxed);
         self.shared.pondering.store(g.ponder, Relaxed);
@@ -528,6 +529,7 @@ impl Session {
         let hopeless_before = self.hopeless;
         let wdl = self.options.show_wdl.then(|| (crate::wdl::model(settings.eval), crate::wdl::material(&pos)));
         let shown = self.options.multipv;
+        let draw_accept = self.options.style.draw_accept();
         let handle = std::thread::spawn(move || {
             let reporter = Reporter { out: out.clone(), dialect, multipv: shown, wdl, lines: Mutex::new(Vec::new()) };
             let mut result = search::search(&pos, &limits, &settings, &shared, &reporter);
@@ -540,7 +542,7 @@ impl Session {
                 }
             }
             let draw = *offer2.lock().unwrap_or_else(|e| e.into_inner());
-            answer(&out, dialect, &result, draw, resign && hopeless_before >= 2);
+            answer(&out, dialect, &result, draw.then_some(draw_accept), resign && hopeless_before >= 2);
             let _ = events.send(Event::SearchDone(result.score));
         });
         self.search = Some(Running { handle, draw_offer: offer, open_ended: limits_open_ended });
@@ -598,9 +600,6 @@ impl Session {
 
 /// Score at or below which a position is hopeless for `resign` (about a rook and a horse down).
 const RESIGN_SCORE: i32 = -1500;
-/// The largest score at which an offered draw is accepted.
-const DRAW_ACCEPT: i32 = 20;
-
 /// Lines searched when `randomness` is on (or more, with a larger `MultiPV`).
 const RANDOM_LINES: usize = 4;
 
@@ -638,7 +637,8 @@ fn random_u64() -> u64 {
     z ^ (z >> 31)
 }
 
-fn answer(out: &Out, dialect: Dialect, r: &SearchResult, draw_offer: bool, resign: bool) {
+/// The best-move line; `draw_offer` is the highest score at which an offered draw is accepted, when one is.
+fn answer(out: &Out, dialect: Dialect, r: &SearchResult, draw_offer: Option<i32>, resign: bool) {
     let Some(best) = r.best else {
         if dialect == Dialect::Ucci {
             out.line("info depth 0 score -10000");
@@ -654,7 +654,7 @@ fn answer(out: &Out, dialect: Dialect, r: &SearchResult, draw_offer: bool, resig
         line.push_str(&format!(" ponder {p}"));
     }
     if dialect == Dialect::Ucci {
-        if draw_offer && r.score <= DRAW_ACCEPT {
+        if draw_offer.is_some_and(|limit| r.score <= limit) {
             line.push_str(" draw");
         } else if resign && r.score <= RESIGN_SCORE {
             line.push_str(" resign");

@@ -39,6 +39,37 @@ pub struct Options {
     pub book_depth: u32,
     /// Variety in game moves (UCCI `randomness`, UCI `Randomness`).
     pub randomness: Randomness,
+    /// Attitude to draws (UCCI `style`, UCI `Style`).
+    pub style: Style,
+}
+
+/// UCCI's `style`: how the engine values a draw. `solid` takes a draw for a little (a draw is worth 15 units to
+/// it in the search, and it accepts an offer while its score is at most +60); `risky` plays on (a draw costs it
+/// 30 units, and it accepts an offer only at −60 or worse); `normal` scores a draw 0 and accepts at +20.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Style {
+    Solid,
+    #[default]
+    Normal,
+    Risky,
+}
+
+impl Style {
+    pub const ALL: [Style; 3] = [Style::Solid, Style::Normal, Style::Risky];
+
+    pub fn name(self) -> &'static str {
+        ["solid", "normal", "risky"][self as usize]
+    }
+
+    /// The search's contempt: what a draw costs the engine.
+    pub fn contempt(self) -> i32 {
+        [-15, 0, 30][self as usize]
+    }
+
+    /// The highest score at which a draw offer is accepted.
+    pub fn draw_accept(self) -> i32 {
+        [60, 20, -60][self as usize]
+    }
 }
 
 /// How far from the best move a game move may be chosen, by level (UCCI's names).
@@ -95,6 +126,7 @@ impl Default for Options {
             book: None,
             book_depth: 40,
             randomness: Randomness::None,
+            style: Style::Normal,
         }
     }
 }
@@ -229,7 +261,7 @@ impl Options {
             }
             "clearhash" => Ok(Change::ClearHash),
             "newgame" => Ok(Change::NewGame),
-            "batch" | "debug" | "useegtb" | "egtbpaths" | "evalapi" | "idle" | "promotion" | "knowledge" | "style"
+            "batch" | "debug" | "useegtb" | "egtbpaths" | "evalapi" | "idle" | "promotion" | "knowledge"
             | "loadbook" | "usehash" | "nodestime" | "debuglogfile" => Ok(Change::Ignored),
             "ownbook" | "usebook" => {
                 self.use_book = flag(value)?;
@@ -244,6 +276,14 @@ impl Options {
                     self.book = Some(Arc::new(Book::load_list(paths)?));
                     self.book_files = paths.to_string();
                 }
+                Ok(Change::Set { resize_hash: false })
+            }
+            "style" => {
+                let v = need(name, value)?;
+                self.style = Style::ALL
+                    .into_iter()
+                    .find(|s| s.name().eq_ignore_ascii_case(v))
+                    .ok_or_else(|| format!("{name} value '{v}' is not solid, normal or risky"))?;
                 Ok(Change::Set { resize_hash: false })
             }
             "randomness" => {
@@ -312,6 +352,15 @@ impl Options {
             ),
             ("BookDepth", "bookdepth", format!("type spin default {} min 0 max 1000", self.book_depth)),
             (
+                "Style",
+                "style",
+                format!(
+                    "type combo default {}{}",
+                    self.style.name(),
+                    Style::ALL.iter().map(|s| format!(" var {}", s.name())).collect::<String>()
+                ),
+            ),
+            (
                 "Randomness",
                 "randomness",
                 format!(
@@ -367,6 +416,9 @@ mod tests {
         o.set("randomness", Some("Small")).unwrap();
         assert_eq!((o.randomness, o.randomness.margin()), (Randomness::Small, 15));
         assert!(o.set("Randomness", Some("wild")).unwrap_err().contains("not none, tiny"));
+        o.set("style", Some("risky")).unwrap();
+        assert_eq!((o.style.contempt(), o.style.draw_accept()), (30, -60));
+        assert!(o.set("Style", Some("wild")).unwrap_err().contains("not solid, normal or risky"));
         o.set("usebook", Some("true")).unwrap();
         o.set("OwnBook", Some("false")).unwrap();
         assert!(!o.use_book);

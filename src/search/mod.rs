@@ -115,6 +115,9 @@ pub struct Settings {
     pub eval: EvalKind,
     /// The network for `EvalKind::Nnue` (the `EvalFile` option); `None`: the built-in one.
     pub network: Option<Arc<Network>>,
+    /// What a draw costs the side to move at the root (the `style` option): positive avoids draws, negative
+    /// seeks them. A draw scores `−contempt` for that side and `+contempt` for the other.
+    pub contempt: i32,
 }
 
 impl Default for Settings {
@@ -128,6 +131,7 @@ impl Default for Settings {
             pruning: true,
             eval: EvalKind::default(),
             network: None,
+            contempt: 0,
         }
     }
 }
@@ -373,6 +377,15 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         self.cont_indices(ply).map(|c| &self.hist.continuation[c])
     }
 
+    /// A draw's score for the side to move `ply` plies below the root (the root's side moves at even plies).
+    fn draw_score(&self, ply: usize) -> i32 {
+        if ply.is_multiple_of(2) {
+            -self.settings.contempt
+        } else {
+            self.settings.contempt
+        }
+    }
+
     /// The rules at an interior node: natural limit, repetition. May tighten the window; returns a score when
     /// the node is decided.
     fn rules_at_node(&mut self, ply: usize, alpha: &mut i32, beta: &mut i32) -> Option<i32> {
@@ -381,7 +394,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             && self.pos.rule60() as u32 >= rules.natural_limit
             && natural_limit_count(&self.pos, rules.counted_checks) >= rules.natural_limit
         {
-            return Some(if self.pos.has_legal_move() { 0 } else { mated_in(ply) });
+            return Some(if self.pos.has_legal_move() { self.draw_score(ply) } else { mated_in(ply) });
         }
         if !self.pos.may_repeat() {
             return None;
@@ -397,7 +410,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         // first of the counted occurrences (a side is forbidden only if each cycle shows it).
         let outcome = if exact { self.judge_cached(&occ[occ.len() - needed..]) } else { self.judge_cached(&[from]) };
         match (outcome, exact) {
-            (Outcome::Draw, _) => Some(0),
+            (Outcome::Draw, _) => Some(self.draw_score(ply)),
             (Outcome::Win, true) => Some(mate_in(ply)),
             (Outcome::Loss, true) => Some(mated_in(ply)),
             // A two-fold inside the tree is not final: the offender may still leave the cycle earlier. It

@@ -21,7 +21,7 @@ use serde::Serialize;
 use stats::{Decision, Sprt, Tally};
 use std::collections::BTreeMap;
 use std::collections::HashMap;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::mpsc::{channel, Sender};
 use std::time::Duration;
@@ -567,7 +567,8 @@ pub fn run_match(cfg: &Config) -> Result<Tally, String> {
     let (tx, rx) = channel::<Result<GameRecord, String>>();
     let mut results = Results::default();
     let mut error = None;
-    let bar = Progress::new("match", cfg.games, cfg.quiet);
+    // In a log the per-game lines are the progress: no periodic lines besides.
+    let bar = Progress::new("match", cfg.games, cfg.quiet || !std::io::stderr().is_terminal());
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency.max(1).min(pairs.max(1) as usize) {
             let tx: Sender<Result<GameRecord, String>> = tx.clone();
