@@ -111,7 +111,9 @@ fn a_new_game_forgets_what_earlier_searches_learnt() {
     };
     let first = run(&pos);
     let again = run(&pos);
-    assert!(again.nodes < first.nodes, "a repeated search reuses the table: {} vs {}", again.nodes, first.nodes);
+    // The table and histories carry over (fewer nodes with the handcrafted evaluation, more here with the
+    // network: either way not the same search).
+    assert_ne!(again.nodes, first.nodes, "a repeated search starts from what the first one left");
     run(&other);
     shared.new_game();
     let fresh = run(&pos);

@@ -35,9 +35,10 @@ pub trait Evaluator: Send {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EvalKind {
     /// The handcrafted evaluation ([`hce`]).
-    #[default]
     Hce,
-    /// The network ([`crate::nnue`]), from the `EvalFile` option.
+    /// The network ([`crate::nnue`]): the built-in one, or the `EvalFile` option's. The default since net1
+    /// beat the handcrafted evaluation by +235 ± 75 at 10 s + 0.1 s (nnue/README.md, History).
+    #[default]
     Nnue,
 }
 

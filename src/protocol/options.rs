@@ -451,7 +451,7 @@ mod tests {
         assert!(o.advertise(false).contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
         assert!(o.advertise(true).contains(&"option hashsize type spin default 16 min 1 max 65536".to_string()));
         assert_eq!(o.advertise(true)[0], "option usemillisec type check default false");
-        assert!(o.advertise(false).contains(&"option name Eval type combo default hce var hce var nnue".to_string()));
+        assert!(o.advertise(false).contains(&"option name Eval type combo default nnue var hce var nnue".to_string()));
         assert!(o.advertise(true).contains(&"option evalfile type string default <empty>".to_string()));
     }
 }

@@ -1,5 +1,6 @@
 //! `chuhan bench [depth] [--eval hce|nnue] [--evalfile FILE]`: runs [`crate::bench`] and prints its signature
-//! line. The signature quoted in commits is the default one (`chuhan bench`, the handcrafted evaluation).
+//! line. The signature quoted in commits is the default one (`chuhan bench`: the default evaluation, the
+//! built-in network; `--eval hce` gives the handcrafted evaluation's).
 
 use super::cli::{in_range, EvalArgs};
 use crate::bench::{run, DEFAULT_DEPTH};

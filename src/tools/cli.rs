@@ -199,7 +199,7 @@ impl PositionArgs {
 /// `--eval` and `--evalfile`: which evaluation searches.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct EvalArgs {
-    /// Evaluation: hce (handcrafted) or nnue (the built-in network unless --evalfile gives another)
+    /// Evaluation: nnue (the default: the built-in network unless --evalfile gives another) or hce (handcrafted)
     #[arg(long, value_name = "hce|nnue", value_parser = eval_kind)]
     pub eval: Option<EvalKind>,
     /// A network file (implies --eval nnue unless --eval says otherwise)
@@ -208,7 +208,7 @@ pub struct EvalArgs {
 }
 
 impl EvalArgs {
-    /// The evaluation asked for: `--eval` wins when both are given; the handcrafted one by default.
+    /// The evaluation asked for: `--eval` wins when both are given; the engine's default (the network) otherwise.
     pub fn resolve(&self) -> Result<(EvalKind, Option<Arc<Network>>), String> {
         let network = match &self.evalfile {
             Some(path) => Some(Arc::new(Network::load(path)?)),
@@ -217,7 +217,7 @@ impl EvalArgs {
         let kind = match self.eval {
             Some(k) => k,
             None if network.is_some() => EvalKind::Nnue,
-            None => EvalKind::Hce,
+            None => EvalKind::default(),
         };
         Ok((kind, network))
     }

@@ -195,7 +195,7 @@ fn set_targets(samples: &mut [Sample], lambda: f64, k: f64) {
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Example:
-  chuhan datagen --text --games 20000 --nodes 6000 --out data/tune.txt
+  chuhan datagen --text --eval hce --games 20000 --nodes 6000 --out data/tune.txt
   chuhan tune --data data/tune.txt --epochs 500 --threads 2")]
 pub struct TuneArgs {
     /// Scored positions: text lines from `chuhan datagen --text`
