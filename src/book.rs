@@ -86,7 +86,8 @@ fn mirror_square(sq: Square) -> Square {
     Square::new(8 - sq.file(), sq.rank())
 }
 
-fn mirror_move(m: Move) -> Move {
+/// A move reflected left to right (the move of the mirrored position).
+pub fn mirror_move(m: Move) -> Move {
     Move::new(mirror_square(m.from()), mirror_square(m.to()))
 }
 

@@ -173,6 +173,14 @@ pub fn parse_range<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>
     }
 }
 
+/// A combo option's value among `all` (case-insensitive), or the sentence naming the choices.
+fn choice<T: Copy>(name: &str, v: &str, all: &[T], label: fn(T) -> &'static str) -> Result<T, String> {
+    all.iter().copied().find(|&x| label(x).eq_ignore_ascii_case(v)).ok_or_else(|| {
+        let names: Vec<&str> = all.iter().map(|&x| label(x)).collect();
+        format!("{name} value '{v}' is not one of: {}", names.join(", "))
+    })
+}
+
 impl Options {
     /// Applies `setoption`; an error sentence for unknown names and bad values (nothing is changed then).
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, String> {
@@ -241,11 +249,7 @@ impl Options {
                 Ok(Change::Set { resize_hash: false })
             }
             "eval" => {
-                let v = need(name, value)?;
-                self.eval = EvalKind::parse(v).ok_or_else(|| {
-                    let names: Vec<&str> = EvalKind::ALL.iter().map(|k| k.name()).collect();
-                    format!("{name} value '{v}' is not one of: {}", names.join(", "))
-                })?;
+                self.eval = choice(name, need(name, value)?.trim(), &EvalKind::ALL, EvalKind::name)?;
                 Ok(Change::Set { resize_hash: false })
             }
             "evalfile" => {
@@ -279,19 +283,11 @@ impl Options {
                 Ok(Change::Set { resize_hash: false })
             }
             "style" => {
-                let v = need(name, value)?;
-                self.style = Style::ALL
-                    .into_iter()
-                    .find(|s| s.name().eq_ignore_ascii_case(v))
-                    .ok_or_else(|| format!("{name} value '{v}' is not solid, normal or risky"))?;
+                self.style = choice(name, need(name, value)?, &Style::ALL, Style::name)?;
                 Ok(Change::Set { resize_hash: false })
             }
             "randomness" => {
-                let v = need(name, value)?;
-                self.randomness = Randomness::ALL
-                    .into_iter()
-                    .find(|r| r.name().eq_ignore_ascii_case(v))
-                    .ok_or_else(|| format!("{name} value '{v}' is not none, tiny, small, medium, large or huge"))?;
+                self.randomness = choice(name, need(name, value)?, &Randomness::ALL, Randomness::name)?;
                 Ok(Change::Set { resize_hash: false })
             }
             "bookdepth" => {
@@ -415,10 +411,10 @@ mod tests {
         assert_eq!(o.set("promotion", Some("false")), Ok(Change::Ignored));
         o.set("randomness", Some("Small")).unwrap();
         assert_eq!((o.randomness, o.randomness.margin()), (Randomness::Small, 15));
-        assert!(o.set("Randomness", Some("wild")).unwrap_err().contains("not none, tiny"));
+        assert!(o.set("Randomness", Some("wild")).unwrap_err().contains("is not one of: none, tiny, small"));
         o.set("style", Some("risky")).unwrap();
         assert_eq!((o.style.contempt(), o.style.draw_accept()), (30, -60));
-        assert!(o.set("Style", Some("wild")).unwrap_err().contains("not solid, normal or risky"));
+        assert!(o.set("Style", Some("wild")).unwrap_err().contains("is not one of: solid, normal, risky"));
         o.set("usebook", Some("true")).unwrap();
         o.set("OwnBook", Some("false")).unwrap();
         assert!(!o.use_book);

@@ -4,9 +4,9 @@
 use super::cli::{in_range, PositionArgs};
 use super::pgn;
 use super::progress::Progress;
-use crate::book::{encode_move, lock, Book, Record};
+use crate::book::{encode_move, lock, mirror_move, Book, Record};
 use crate::notation::{to_chinese, Script};
-use crate::types::{Color, Move, Square};
+use crate::types::Color;
 use std::collections::HashMap;
 
 #[derive(clap::Args, Debug)]
@@ -65,11 +65,6 @@ pub fn run(args: BookArgs) -> Result<(), String> {
     }
 }
 
-fn mirror(m: Move) -> Move {
-    let f = |s: Square| Square::new(8 - s.file(), s.rank());
-    Move::new(f(m.from()), f(m.to()))
-}
-
 /// Games and points (a win 2, a draw 1, for the side that played the move) of each (lock, move).
 #[derive(Default)]
 struct Tally {
@@ -115,7 +110,8 @@ fn build(args: BuildArgs) -> Result<(), String> {
                 let Ok(m) = crate::notation::parse_move(&pos, text) else { break };
                 let points = if pos.side_to_move() == Color::Red { red_points } else { 2 - red_points };
                 let (plain, mirrored) = (lock(&pos, false), lock(&pos, true));
-                let key = if mirrored < plain { (mirrored, encode_move(mirror(m))) } else { (plain, encode_move(m)) };
+                let key =
+                    if mirrored < plain { (mirrored, encode_move(mirror_move(m))) } else { (plain, encode_move(m)) };
                 let t = tally.entry(key).or_default();
                 t.games += 1;
                 t.points += points;
