@@ -131,3 +131,25 @@ fn contempt_is_the_value_of_a_draw() {
         assert_eq!(r.score, expected, "contempt {contempt}");
     }
 }
+
+/// A move that lets the opponent end the game by the repetition rules is seen at once, however far ahead the
+/// evaluation says the mover is. From a calibration game between skill levels (2026-12-03): Red's horse
+/// chased Black's rook to and fro; Red, far ahead, played h9g7 again and Black's rook stepped into the third
+/// occurrence (Red's chase is forbidden). At depth 3 the search scored h9g7 +22: Black's winning reply is a
+/// quiet move that razoring and move-count pruning passed over, in a position Black's evaluation wrote off.
+#[test]
+fn a_quiet_move_that_wins_by_the_rules_is_not_pruned() {
+    let moves = concat!(
+        "c3c4 b7c7 b2e2 c7e7 b0c2 b9c7 g3g4 a9b9 f0e1 h9g7 h0g2 a6a5 h2h1 c6c5 c4c5 c7a6 c2d4 a6c5 h1f1 e7c7 ",
+        "i0h0 f9e8 d4f5 c7e7 e2c2 i9i7 a0b0 e7b7 b0b5 g6g5 f5g7 g9e7 g4g5 e8f9 g7h9 i7i9 h9g7 i9i7 g7h9 i7i9"
+    );
+    let pos = play(chuhan::START_FEN, moves);
+    for depth in 2..=5 {
+        let r = think(&pos, depth, 1);
+        assert_ne!(r.best.map(|m| m.to_string()).as_deref(), Some("h9g7"), "depth {depth}");
+    }
+    let shared = Shared::new(16);
+    let settings = Settings { only: vec!["h9g7".parse().unwrap()], ..Settings::default() };
+    let r = search(&pos, &Limits { depth: Some(3), ..Limits::default() }, &settings, &shared, &Silent);
+    assert!(r.score <= -MATE_BOUND, "{}", r.score);
+}

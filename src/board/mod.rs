@@ -11,6 +11,7 @@
 //! (`eval::Evaluator`), next to its calls of [`Position::make_move`] and [`Position::unmake_move`].
 
 mod attacks;
+mod cycle;
 mod fen;
 mod movegen;
 pub mod perft;
@@ -466,6 +467,25 @@ impl Position {
         self.st.key ^= KEYS.side;
         self.rep_filter[rep_bucket(self.st.key)] += 1;
         self.st.in_check = self.king_attacked_after(self.side, NO_SQ, NO_SQ, 0);
+    }
+
+    /// Whether the quiet move `m` returns to a position of the game or the search path (same side to move,
+    /// no capture or null move between): a move that the repetition rules may decide, which a search must not
+    /// prune unseen.
+    pub fn repeats_after(&self, m: Move) -> bool {
+        let (from, to) = (m.from().index(), m.to().index());
+        if self.board[to] != 0 {
+            return false;
+        }
+        let piece = slot_piece(self.board[from]);
+        let key = self.st.key ^ KEYS.side ^ KEYS.piece[piece.index()][from] ^ KEYS.piece[piece.index()][to];
+        if self.rep_filter[rep_bucket(key)] == 0 {
+            return false;
+        }
+        // After the move: ply `now + 1`, with one more reversible ply; the same side moves every second ply.
+        let after = self.history.len() + 1;
+        let window = (self.st.rule60 as usize + 1).min(self.st.plies_from_null as usize + 1).min(after);
+        (after - window..after.saturating_sub(3)).rev().step_by(2).any(|p| self.key_at(p) == key)
     }
 
     /// Whether the current key may have occurred before in the history: false means it certainly has not.

@@ -334,12 +334,14 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         self.id == 0
     }
 
-    /// Polls the limits every 1024 nodes (main thread only); all threads watch the stop flag.
+    /// Polls the limits every 1024 nodes (main thread only); all threads watch the stop flag. A node limit
+    /// under 4096 (the weakest skill levels) is polled every 64 nodes so that it means what it says.
     fn check_stop(&mut self) -> bool {
         if self.stopped {
             return true;
         }
-        if self.nodes & 1023 == 0 {
+        let mask = if self.limits.nodes.is_some_and(|n| n < 4096) { 63 } else { 1023 };
+        if self.nodes & mask == 0 {
             self.shared.nodes.fetch_add(self.nodes - self.flushed, Relaxed);
             self.flushed = self.nodes;
             if self.main_thread() && self.completed_depth >= 1 {
@@ -577,11 +579,16 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             self.stack[ply + 2].killers = [Move::NULL; 2];
         }
 
+        // Whether a quiet move leads back into an earlier position (worked out when first needed): the
+        // repetition rules may decide such a move, so neither razoring nor move-count pruning may pass it over.
+        let mut cycle: Option<bool> = None;
         if self.settings.pruning && !in_check && !PV && excluded.is_null() && !is_mate_score(beta) {
-            // Razoring: hopeless nodes go straight to quiescence.
+            // Razoring: hopeless nodes go straight to quiescence, unless a quiet move returns to an earlier
+            // position (quiescence would not see the repetition rules decide it).
             if depth <= params::razor_depth()
                 && !improving
                 && eval + params::razor_base() + params::razor_mul() * depth * depth < alpha
+                && !*cycle.get_or_insert_with(|| self.pos.upcoming_repetition())
             {
                 let v = self.qsearch::<false>(alpha - 1, alpha, ply);
                 if v < alpha {
@@ -667,13 +674,18 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             let piece = self.pos.piece_at(m.from());
             let hist_score = if capture { 0 } else { self.hist.quiet(us, piece, m, self.cont_tables(ply)) };
 
-            // Shallow-depth pruning, once a move has saved us from being mated.
-            if self.settings.pruning && best > -MATE_BOUND && has_attackers(&self.pos, us) {
+            // Shallow-depth pruning, once a move has saved us from being mated; never of a move back into an
+            // earlier position.
+            if self.settings.pruning
+                && best > -MATE_BOUND
+                && has_attackers(&self.pos, us)
+                && (capture || !self.pos.repeats_after(m))
+            {
                 let lmr_depth = (depth - 1 - self.lmr.get(depth, move_count)).max(0);
                 if !capture && !gives_check {
                     let limit = (params::lmp_base() + depth * depth) as usize / if improving { 1 } else { 2 };
                     if move_count > limit && depth <= params::lmp_depth() {
-                        picker.skip_quiets = true;
+                        picker.skip_quiets = !*cycle.get_or_insert_with(|| self.pos.upcoming_repetition());
                         continue;
                     }
                     let futility = eval
