@@ -110,6 +110,17 @@ fn flag_fall_loses() {
     assert!(out.contains("time forfeit 2"), "{out}");
 }
 
+/// An engine's own `movetime=MS` replaces the match's limit for it: the slow fake (2 s a move) is not flagged
+/// under a 200 ms match limit when it has 3 s of its own; it loses by its second move, illegal, instead.
+#[test]
+fn an_engines_own_movetime() {
+    let mut slow = fake("slow");
+    slow.push("movetime=3000".into());
+    let out = play(slow, real("chuhan", "uci"), &["--movetime", "200", "--games", "1", "--timemargin", "50"]);
+    assert!(out.contains("Wins: 0, Draws: 0, Losses: 1"), "{out}");
+    assert!(out.contains("illegal move") && !out.contains("time forfeit"), "{out}");
+}
+
 #[test]
 fn no_move_loses() {
     let out = play(real("chuhan", "ucci"), fake("nomove"), &["--depth", "1", "--games", "2"]);

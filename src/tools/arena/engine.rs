@@ -31,10 +31,14 @@ pub struct EngineSpec {
     pub proto: Proto,
     pub notation: Notation,
     pub options: Vec<(String, String)>,
+    /// This engine's own time per move (`movetime=MS`), in place of the match's limit: time odds, or a
+    /// reference engine at a fixed time against one limited otherwise.
+    pub movetime: Option<u64>,
 }
 
 impl EngineSpec {
-    /// Parses `cmd=PATH [arg=A]… [proto=uci|ucci] [name=N] [dir=D] [notation=standard|fairy] [option.X=V]…`.
+    /// Parses `cmd=PATH [arg=A]… [proto=uci|ucci] [name=N] [dir=D] [notation=standard|fairy] [movetime=MS]
+    /// [option.X=V]…`.
     pub fn parse(words: &[String]) -> Result<EngineSpec, String> {
         let mut spec = EngineSpec {
             name: String::new(),
@@ -44,6 +48,7 @@ impl EngineSpec {
             proto: Proto::Uci,
             notation: Notation::Standard,
             options: Vec::new(),
+            movetime: None,
         };
         for w in words {
             let (k, v) = w.split_once('=').ok_or_else(|| format!("--engine: '{w}' is not key=value"))?;
@@ -52,6 +57,9 @@ impl EngineSpec {
                 "arg" => spec.args.push(v.to_string()),
                 "name" => spec.name = v.to_string(),
                 "dir" => spec.dir = Some(v.to_string()),
+                "movetime" => {
+                    spec.movetime = Some(crate::protocol::options::parse_range("--engine movetime", v, 1..=3_600_000)?)
+                }
                 "proto" => {
                     spec.proto = match v.to_ascii_lowercase().as_str() {
                         "uci" => Proto::Uci,
@@ -423,6 +431,9 @@ mod tests {
         assert!(EngineSpec::parse(&words("proto=uci")).is_err());
         assert!(EngineSpec::parse(&words("cmd=x proto=xboard")).is_err());
         assert!(EngineSpec::parse(&words("cmd=x colour=red")).is_err());
+        assert_eq!(s.movetime, None);
+        assert_eq!(EngineSpec::parse(&words("cmd=x movetime=100")).unwrap().movetime, Some(100));
+        assert!(EngineSpec::parse(&words("cmd=x movetime=0")).unwrap_err().contains("out of range"));
     }
 
     #[test]

@@ -230,17 +230,20 @@ fn play_game(
         let banned =
             if cfg.engines[who].proto == Proto::Ucci { losing_repetitions(&pos, &cfg.rules) } else { Vec::new() };
         let moves_to_go = cfg.tc.and_then(|t| t.moves).map(|m| m - made[side.index()] % m);
+        // An engine's own movetime replaces the match's limit for it.
+        let own = cfg.engines[who].movetime;
+        let (tc, movetime) = if own.is_some() { (None, own) } else { (cfg.tc, cfg.movetime) };
         let params = GoParams {
-            clocks: cfg.tc.map(|_| [(clock[0].max(1) as u64, inc as u64), (clock[1].max(1) as u64, inc as u64)]),
+            clocks: tc.map(|_| [(clock[0].max(1) as u64, inc as u64), (clock[1].max(1) as u64, inc as u64)]),
             moves_to_go,
-            movetime: cfg.movetime,
-            depth: cfg.depth,
-            nodes: cfg.nodes,
+            movetime,
+            depth: if own.is_some() { None } else { cfg.depth },
+            nodes: if own.is_some() { None } else { cfg.nodes },
             draw_offer: offer == Some(!side),
         };
-        let timeout = if cfg.tc.is_some() {
+        let timeout = if tc.is_some() {
             Duration::from_millis(clock[side.index()].max(0) as u64 + cfg.margin_ms)
-        } else if let Some(mt) = cfg.movetime {
+        } else if let Some(mt) = movetime {
             Duration::from_millis(mt + cfg.margin_ms.max(1000))
         } else {
             cfg.hang_timeout
@@ -256,12 +259,12 @@ fn play_game(
             }
             Err(Failure::TimedOut) => {
                 seats.drop_engine(who);
-                let why = if cfg.tc.is_some() || cfg.movetime.is_some() { "time forfeit" } else { "engine hung" };
+                let why = if tc.is_some() || movetime.is_some() { "time forfeit" } else { "engine hung" };
                 return lose(format!("{why} ({})", cfg.engines[who].name), moves);
             }
         };
         let used = reply.elapsed.as_millis() as i64;
-        let limit = cfg.tc.map(|_| clock[side.index()]).or(cfg.movetime.map(|m| m as i64));
+        let limit = tc.map(|_| clock[side.index()]).or(movetime.map(|m| m as i64));
         if let Some(l) = limit {
             if used > l + cfg.margin_ms as i64 {
                 seats.drop_engine(who);
@@ -668,7 +671,8 @@ fn key_values(text: &str, keys: &[&str]) -> Result<HashMap<String, f64>, String>
                --movetime 100 --sprt \"elo0=0 elo1=10\"
 
 An engine is key=value words: cmd=PATH (required), arg=A (repeatable), name=N, dir=D, proto=uci|ucci
-(default uci), notation=standard|fairy, option.NAME=VALUE (repeatable).")]
+(default uci), notation=standard|fairy, movetime=MS (this engine's own time per move in place of the match's
+limit), option.NAME=VALUE (repeatable).")]
 pub struct MatchArgs {
     /// An engine (give it twice): cmd=PATH [arg=A]… [proto=uci|ucci] [name=N] [dir=D] [option.X=V]…
     #[arg(long, value_name = "KEY=VALUE", num_args = 1.., required = true, action = clap::ArgAction::Append)]
