@@ -11,7 +11,7 @@
 //! - `wdl`: what a score means in games (win/draw/loss chances, fitted to our self-play);
 //! - `notation`: moves for people (ICCS, Chinese, WXF);
 //! - `protocol`: the UCCI and UCI loop; `bench`: the fixed search that signs every change;
-//! - `book`: opening books in ElephantEye's format.
+//! - `book`: opening books in ElephantEye's format; `strength`: the skill levels and their measured Elo.
 //!
 //! `tools` holds the command-line utilities (`perft`, `judge`, `analyze`, `annotate`, `match`, `datagen`, …). They
 //! build on the core; nothing in the core imports them.
@@ -29,6 +29,7 @@ pub mod notation;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod strength;
 pub mod time;
 pub mod tools;
 pub mod tt;

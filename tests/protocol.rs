@@ -752,3 +752,76 @@ fn style_and_draw_offers() {
         e.send("quit");
     }
 }
+
+/// Strength levels through both dialects: a low `Skill Level` (UCCI `skilllevel`) searches a handful of nodes
+/// whatever the clock allows and varies its moves (every one legal); `UCI_LimitStrength` with `UCI_Elo` (UCCI
+/// `limitstrength`, `elo`) does the same; an Elo off the measured scale is refused; level 20 and analysis
+/// (`go infinite`) are full strength.
+#[test]
+fn strength_levels_through_both_dialects() {
+    let last_nodes = |lines: &[String]| -> u64 {
+        let info = lines.iter().rev().find(|l| l.contains(" nodes ")).expect("an info line");
+        let after = info.split(" nodes ").nth(1).unwrap();
+        after.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    let pos = Position::startpos();
+    for (ucci, setup) in [
+        (false, vec!["setoption name Skill Level value 0".to_string()]),
+        (true, vec!["setoption skilllevel 0".to_string()]),
+        (false, {
+            let lo = chuhan::strength::elo_range().0;
+            vec![
+                "setoption name UCI_LimitStrength value true".to_string(),
+                format!("setoption name UCI_Elo value {lo}"),
+            ]
+        }),
+        (
+            true,
+            vec![
+                "setoption limitstrength true".to_string(),
+                format!("setoption elo {}", chuhan::strength::elo_range().0),
+            ],
+        ),
+    ] {
+        let mut e = Engine::start();
+        e.send(if ucci { "ucci" } else { "uci" });
+        e.expect_line(if ucci { "ucciok" } else { "uciok" });
+        for s in &setup {
+            e.send(s);
+        }
+        let mut moves = std::collections::HashSet::new();
+        for _ in 0..12 {
+            e.send("position startpos");
+            e.send(if ucci { "go time 60 increment 0" } else { "go wtime 60000 btime 60000" });
+            let lines = e.until(Duration::from_secs(30), |l| l.starts_with("bestmove"));
+            assert!(last_nodes(&lines) < 2000, "level 0 stops after 64 nodes and depth 1: {lines:?}");
+            assert!(lines.iter().all(|l| !l.contains(" multipv 2 ")), "MultiPV 1 shows one line: {lines:?}");
+            let m = bestmove_of(&lines).to_string();
+            assert!(pos.is_legal(m.parse().unwrap()), "{m}");
+            moves.insert(m);
+        }
+        assert!(moves.len() >= 2, "{setup:?}: {moves:?}");
+        // Analysis is never weakened.
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(300));
+        e.send("stop");
+        let lines = e.until(Duration::from_secs(30), |l| l.starts_with("bestmove"));
+        assert!(last_nodes(&lines) > 5000, "{lines:?}");
+        e.send("quit");
+    }
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect_line("uciok");
+    let hi = chuhan::strength::elo_range().1;
+    e.send(&format!("setoption name UCI_Elo value {}", hi + 1));
+    e.send("setoption name Skill Level value 21");
+    e.send("isready");
+    let lines = e.until(Duration::from_secs(10), |l| l == "readyok");
+    assert_eq!(lines.iter().filter(|l| l.contains("out of range")).count(), 2, "{lines:?}");
+    e.send("setoption name Skill Level value 20");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let lines = e.until(Duration::from_secs(30), |l| l.starts_with("bestmove"));
+    assert!(lines.iter().any(|l| l.starts_with("info depth 5 ")), "{lines:?}");
+    e.send("quit");
+}

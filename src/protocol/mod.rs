@@ -11,6 +11,7 @@ use crate::board::Position;
 use crate::notation::parse_iccs;
 use crate::rules::Rules;
 use crate::search::{self, mate_moves, mate_plies, Info, Limits, Listener, SearchResult, Settings, Shared};
+use crate::strength::Strength;
 use crate::time::{self, Clock};
 use crate::tt::Bound;
 use crate::types::{Color, Move};
@@ -496,18 +497,29 @@ impl Session {
         if !limits_open_ended && only.is_empty() && self.book_move() {
             return;
         }
+        // A move to play (pondering included, analysis not) is where weaker levels and variety apply.
+        let game_move = !(g.infinite || unlimited);
+        let strength = if game_move { self.options.strength() } else { Strength::full() };
         let limits = Limits {
             depth: g.depth.map(|d| d.max(1)),
-            nodes: g.nodes,
+            nodes: match (g.nodes, strength.nodes()) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
             mate: g.mate,
             time: allocation,
             infinite: g.infinite || unlimited,
         };
-        // Randomness chooses among near-best lines: the search must score a few of them exactly.
-        let margin = if limits_open_ended { 0 } else { self.options.randomness.margin() };
+        // Randomness and weaker levels choose among near-best lines: the search must score a few exactly.
+        let margin = if game_move { self.options.randomness.margin() } else { 0 };
+        let choosing = margin > 0 || !strength.is_full();
         let settings = Settings {
             threads: self.options.threads,
-            multipv: if margin > 0 { self.options.multipv.max(RANDOM_LINES) } else { self.options.multipv },
+            multipv: match (margin > 0, strength.is_full()) {
+                (_, false) => self.options.multipv.max(strength.candidates()),
+                (true, true) => self.options.multipv.max(RANDOM_LINES),
+                (false, true) => self.options.multipv,
+            },
             rules: self.rules(),
             banned: self.banned.clone(),
             only,
@@ -533,9 +545,14 @@ impl Session {
         let handle = std::thread::spawn(move || {
             let reporter = Reporter { out: out.clone(), dialect, multipv: shown, wdl, lines: Mutex::new(Vec::new()) };
             let mut result = search::search(&pos, &limits, &settings, &shared, &reporter);
-            if margin > 0 {
+            if choosing {
                 let lines = reporter.lines.into_inner().unwrap_or_else(|e| e.into_inner());
-                if let Some(line) = random_line(&lines, margin, random_u64()) {
+                let chosen = if strength.is_full() {
+                    random_line(&lines, margin, random_u64())
+                } else {
+                    skill_line(&lines, strength, random_u64())
+                };
+                if let Some(line) = chosen {
                     result.best = line.pv.first().copied();
                     result.ponder = line.pv.get(1).copied();
                     result.score = line.score;
@@ -603,26 +620,43 @@ const RESIGN_SCORE: i32 = -1500;
 /// Lines searched when `randomness` is on (or more, with a larger `MultiPV`).
 const RANDOM_LINES: usize = 4;
 
-/// A line for `randomness`: among the last completed depth's exact lines whose score is within `margin` of the
-/// best, chosen with weights falling linearly from the best (weight `margin + 1 − loss`). A line whose score is
-/// a mate or rule result against the mover is never chosen unless it is the best.
-fn random_line(lines: &[Info], margin: i32, random: u64) -> Option<&Info> {
-    let best = lines.first()?;
-    let candidates: Vec<(&Info, u64)> = lines
+/// The lines a move may be chosen from: the last completed depth's exact lines, best first, without those whose
+/// score is a mate or rule result against the mover (the best itself excepted).
+fn candidates(lines: &[Info]) -> Vec<&Info> {
+    let Some(best) = lines.first() else { return Vec::new() };
+    lines
         .iter()
         .filter(|l| l.depth == best.depth && l.bound == Bound::Exact && !l.pv.is_empty())
-        .filter(|l| best.score - l.score <= margin && (l.score > -search::MATE_BOUND || l.multipv == 1))
+        .filter(|l| l.score > -search::MATE_BOUND || l.multipv == 1)
+        .collect()
+}
+
+/// A line for `randomness`: among the candidates whose score is within `margin` of the best, chosen with
+/// weights falling linearly from the best (weight `margin + 1 − loss`).
+fn random_line(lines: &[Info], margin: i32, random: u64) -> Option<&Info> {
+    let best = lines.first()?;
+    let near: Vec<(&Info, u64)> = candidates(lines)
+        .into_iter()
+        .filter(|l| best.score - l.score <= margin)
         .map(|l| (l, (margin + 1 - (best.score - l.score)).max(1) as u64))
         .collect();
-    let total: u64 = candidates.iter().map(|c| c.1).sum();
+    let total: u64 = near.iter().map(|c| c.1).sum();
     let mut r = random % total.max(1);
-    for (l, w) in &candidates {
+    for (l, w) in &near {
         if r < *w {
             return Some(l);
         }
         r -= w;
     }
     Some(best)
+}
+
+/// A line for a level below full strength: a candidate chosen by its score loss (`Strength::choose`).
+fn skill_line(lines: &[Info], strength: Strength, random: u64) -> Option<&Info> {
+    let best = lines.first()?;
+    let cands = candidates(lines);
+    let losses: Vec<i32> = cands.iter().map(|l| best.score - l.score).collect();
+    cands.get(strength.choose(&losses, random)).copied().or(Some(best))
 }
 
 /// A random number for the book's choice: the clock's nanoseconds and a counter through SplitMix64, so that
@@ -792,10 +826,35 @@ mod tests {
         assert_eq!(pick(0, 12345), "h2e2");
         assert_eq!(pick(60, 112), "g3g4", "weights 61, 51, 1: the last of 113");
         assert_eq!(pick(60, 111), "b2e2");
-        // A lost line is never chosen when the best is not lost.
+        // A lost line is never chosen when the best is not lost, by randomness or by a weak level.
         let lost = vec![line(1, 10, "h2e2", Bound::Exact), line(2, -search::MATE_BOUND, "b2e2", Bound::Exact)];
         for r in 0..50 {
             assert_eq!(random_line(&lost, 1_000_000, r).unwrap().pv[0].to_string(), "h2e2");
+            assert_eq!(skill_line(&lost, Strength::level(0), r << 58).unwrap().pv[0].to_string(), "h2e2");
         }
+    }
+
+    /// A weak level plays worse exact lines with chances falling with their loss; bounds and lines past the
+    /// level's largest loss never.
+    #[test]
+    fn skill_lines_by_score_loss() {
+        let lines = vec![
+            line(1, 100, "h2e2", Bound::Exact),
+            line(2, 40, "b2e2", Bound::Exact),
+            line(3, 90, "c3c4", Bound::Upper),
+            line(4, -900, "g3g4", Bound::Exact),
+        ];
+        let level0 = Strength::level(0); // T = 300, largest loss 900
+        let mut counts = std::collections::HashMap::new();
+        for i in 0..1000u64 {
+            *counts
+                .entry(skill_line(&lines, level0, i.wrapping_mul(u64::MAX / 1000)).unwrap().pv[0].to_string())
+                .or_insert(0) += 1;
+        }
+        // Weights 1 and e^(-0.2) = 0.82: about 55 % and 45 %; c3c4 is a bound, g3g4 past the largest loss.
+        assert_eq!(counts.len(), 2, "{counts:?}");
+        assert!((500..600).contains(&counts["h2e2"]), "{counts:?}");
+        // Full strength always plays the best.
+        assert_eq!(skill_line(&lines, Strength::full(), u64::MAX).unwrap().pv[0].to_string(), "h2e2");
     }
 }

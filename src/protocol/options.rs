@@ -5,6 +5,7 @@ use crate::book::Book;
 use crate::eval::EvalKind;
 use crate::nnue::Network;
 use crate::rules::RuleSet;
+use crate::strength::{self, Strength};
 use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +42,11 @@ pub struct Options {
     pub randomness: Randomness,
     /// Attitude to draws (UCCI `style`, UCI `Style`).
     pub style: Style,
+    /// `Skill Level` (UCCI `skilllevel`): 0–20, 20 full strength.
+    pub skill_level: u32,
+    /// `UCI_LimitStrength` (UCCI `limitstrength`): play at `UCI_Elo` (UCCI `elo`) instead of the skill level.
+    pub limit_strength: bool,
+    pub elo: i32,
 }
 
 /// UCCI's `style`: how the engine values a draw. `solid` takes a draw for a little (a draw is worth 15 units to
@@ -127,6 +133,9 @@ impl Default for Options {
             book_depth: 40,
             randomness: Randomness::None,
             style: Style::Normal,
+            skill_level: strength::FULL_LEVEL,
+            limit_strength: false,
+            elo: strength::elo_range().0,
         }
     }
 }
@@ -182,6 +191,15 @@ fn choice<T: Copy>(name: &str, v: &str, all: &[T], label: fn(T) -> &'static str)
 }
 
 impl Options {
+    /// The strength to play at: `UCI_Elo`'s level while `UCI_LimitStrength` is on, else `Skill Level`'s.
+    pub fn strength(&self) -> Strength {
+        if self.limit_strength {
+            Strength::from_elo(self.elo)
+        } else {
+            Strength::level(self.skill_level)
+        }
+    }
+
     /// Applies `setoption`; an error sentence for unknown names and bad values (nothing is changed then).
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, String> {
         let key = normalize(name);
@@ -294,6 +312,19 @@ impl Options {
                 self.book_depth = parse_range(name, need(name, value)?, 0..=1000)?;
                 Ok(Change::Set { resize_hash: false })
             }
+            "skilllevel" | "skill" => {
+                self.skill_level = parse_range(name, need(name, value)?, 0..=strength::FULL_LEVEL)?;
+                Ok(Change::Set { resize_hash: false })
+            }
+            "ucilimitstrength" | "limitstrength" => {
+                self.limit_strength = flag(value)?;
+                Ok(Change::Set { resize_hash: false })
+            }
+            "ucielo" | "elo" => {
+                let (lo, hi) = strength::elo_range();
+                self.elo = parse_range(name, need(name, value)?, lo..=hi)?;
+                Ok(Change::Set { resize_hash: false })
+            }
             "ucishowwdl" | "showwdl" => {
                 self.show_wdl = flag(value)?;
                 Ok(Change::Set { resize_hash: false })
@@ -365,6 +396,16 @@ impl Options {
                     Randomness::ALL.iter().map(|r| format!(" var {}", r.name())).collect::<String>()
                 ),
             ),
+            (
+                "Skill Level",
+                "skilllevel",
+                format!("type spin default {} min 0 max {}", self.skill_level, strength::FULL_LEVEL),
+            ),
+            ("UCI_LimitStrength", "limitstrength", format!("type check default {}", self.limit_strength)),
+            ("UCI_Elo", "elo", {
+                let (lo, hi) = strength::elo_range();
+                format!("type spin default {} min {lo} max {hi}", self.elo)
+            }),
             ("Clear Hash", "clearhash", "type button".to_string()),
         ];
         let mut lines: Vec<String> = table
@@ -424,6 +465,20 @@ mod tests {
         assert!(o.show_wdl);
         o.set("Eval", Some("HCE")).unwrap();
         assert_eq!(o.eval, EvalKind::Hce);
+        // Strength: the skill level unless UCI_LimitStrength, then UCI_Elo's level.
+        assert!(o.strength().is_full());
+        o.set("Skill Level", Some("3")).unwrap();
+        assert_eq!(o.strength(), Strength::level(3));
+        let (lo, hi) = strength::elo_range();
+        o.set("elo", Some(&hi.to_string())).unwrap();
+        assert_eq!(o.strength(), Strength::level(3), "UCI_Elo alone changes nothing");
+        o.set("UCI_LimitStrength", Some("true")).unwrap();
+        assert_eq!(o.strength(), Strength::from_elo(hi));
+        o.set("limitstrength", Some("false")).unwrap();
+        o.set("skilllevel", Some("20")).unwrap();
+        assert!(o.strength().is_full());
+        assert!(o.set("UCI_Elo", Some(&(lo - 1).to_string())).unwrap_err().contains("out of range"));
+        assert!(o.set("Skill Level", Some("21")).unwrap_err().contains("out of range"));
     }
 
     #[test]
