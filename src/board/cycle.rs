@@ -110,11 +110,13 @@ mod tests {
     fn agrees_with_trying_every_move() {
         let mut p = play("h2e2 h9g7");
         let mut found = [0, 0];
-        for m in ["b0c2", "b9c7", "c2b0", "c7b9", "b0c2", "b9c7", "a0a1", "a9a8", "a1a0", "a8a9", "c2e3", "c7b9"] {
+        for m in ["b0c2", "b9c7", "c2b0", "c7b9", "b0c2", "b9c7", "a0a1", "a9a8", "a1a0", "a8a9", "c2e1", "c7b9"] {
             let slow = p.legal_moves().iter().any(|&q| !p.is_capture(q) && p.repeats_after(q));
             assert_eq!(p.upcoming_repetition(), slow, "after {} plies", p.ply());
             found[slow as usize] += 1;
-            p.make_move(m.parse().unwrap());
+            let m: Move = m.parse().unwrap();
+            assert!(p.is_legal(m), "{m}");
+            p.make_move(m);
         }
         assert!(found[0] > 0 && found[1] > 0, "{found:?}");
         // The start position has no history to return to.
