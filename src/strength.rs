@@ -88,14 +88,8 @@ impl Strength {
     /// The level whose measured Elo is `elo` (clamped to the measured range), between measured points by
     /// straight lines.
     pub fn from_elo(elo: i32) -> Strength {
-        let (lo, hi) = elo_range();
-        let elo = elo.clamp(lo, hi) as f64;
-        let level = CALIBRATION
-            .windows(2)
-            .find(|w| elo <= w[1].elo as f64)
-            .map(|w| w[0].level + (elo - w[0].elo as f64) / (w[1].elo - w[0].elo) as f64 * (w[1].level - w[0].level))
-            .unwrap_or(CALIBRATION[CALIBRATION.len() - 1].level);
-        Strength { level }
+        let points: Vec<(f64, f64)> = CALIBRATION.iter().map(|p| (p.elo as f64, p.level)).collect();
+        Strength { level: on_the_line(elo as f64, &points) }
     }
 
     pub fn is_full(self) -> bool {
@@ -110,21 +104,8 @@ impl Strength {
     /// lowest or above the highest point, that point's); `None` at full strength, whose Elo depends on the time
     /// it is given.
     pub fn elo(self) -> Option<i32> {
-        if self.is_full() {
-            return None;
-        }
-        let s = self.level;
-        let first = CALIBRATION[0];
-        let last = CALIBRATION[CALIBRATION.len() - 1];
-        if s <= first.level {
-            return Some(first.elo);
-        }
-        let elo = CALIBRATION
-            .windows(2)
-            .find(|w| s <= w[1].level)
-            .map(|w| w[0].elo as f64 + (s - w[0].level) / (w[1].level - w[0].level) * (w[1].elo - w[0].elo) as f64)
-            .unwrap_or(last.elo as f64);
-        Some(elo.round() as i32)
+        let points: Vec<(f64, f64)> = CALIBRATION.iter().map(|p| (p.level, p.elo as f64)).collect();
+        (!self.is_full()).then(|| on_the_line(self.level, &points).round() as i32)
     }
 
     /// The level's power (20 at full strength).
@@ -178,6 +159,19 @@ impl Strength {
         }
         0
     }
+}
+
+/// `y` at `x` on the broken line through `points` (rising in `x`), held level past either end.
+fn on_the_line(x: f64, points: &[(f64, f64)]) -> f64 {
+    let (first, last) = (points[0], points[points.len() - 1]);
+    if x <= first.0 {
+        return first.1;
+    }
+    points
+        .windows(2)
+        .find(|w| x <= w[1].0)
+        .map(|w| w[0].1 + (x - w[0].0) / (w[1].0 - w[0].0) * (w[1].1 - w[0].1))
+        .unwrap_or(last.1)
 }
 
 /// The lowest and highest Elo `UCI_Elo` accepts: the measured range.
