@@ -209,3 +209,51 @@ fn bad_arguments_are_refused() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_stopped_match_resumes_from_its_pgn() {
+    let (pgn, json) = (tmp("resume.pgn"), tmp("resume.json"));
+    let args = |games: &str, seed: &str, resume: bool| {
+        let mut v = vec!["match".to_string()];
+        v.extend(real("first", "uci"));
+        v.extend(real("second", "ucci"));
+        v.extend(strings(&["--depth", "1", "--maxmoves", "60", "--seed", seed, "--games", games]));
+        v.extend(strings(&["--pgn", &pgn, "--json", &json, "--quiet"]));
+        if resume {
+            v.push("--resume".into());
+        }
+        v
+    };
+    let (_, err, code) = chuhan(&args("4", "7", false));
+    assert_eq!(code, 0, "{err}");
+    let full = std::fs::read_to_string(&pgn).unwrap();
+    let games: Vec<&str> = full.split("[Event ").skip(1).collect();
+    assert_eq!(games.len(), 4);
+    // Killed while writing game 4: three whole games and a torn one (no result) are left.
+    let torn = &games[3][..games[3].find("1. ").unwrap() + 3];
+    let kept = format!("[Event {}[Event {}[Event {}", games[0], games[1], games[2]);
+    std::fs::write(&pgn, format!("{kept}[Event {torn}\n")).unwrap();
+    let (out, err, code) = chuhan(&args("6", "7", true));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Games: 6,"), "{out}");
+    let summary = std::fs::read_to_string(&json).unwrap();
+    assert!(summary.contains(r#""games":6,"#), "{summary}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.starts_with(&kept));
+    for round in 1..=6 {
+        let expected = if round == 4 { 2 } else { 1 }; // the torn game 4 stays in the file, unread
+        assert_eq!(text.matches(&format!("[Round \"{round}\"]")).count(), expected, "{round}");
+    }
+    // Game 4 played again from the same opening, in the same colours.
+    let redo = text.split("[Event ").filter(|g| g.contains("[Round \"4\"]")).last().unwrap().to_string();
+    let head = |g: &str| -> Vec<String> {
+        g.lines().filter(|l| l.starts_with("[Red") || l.starts_with("[FEN")).map(String::from).collect()
+    };
+    assert_eq!(head(&redo), head(games[3]));
+    // Other arguments than the stopped match's are refused, not mixed in.
+    for (games, seed, needle) in [("6", "8", "same --openings and --seed"), ("5", "7", "past this match's 5 games")] {
+        let (out, err, code) = chuhan(&args(games, seed, true));
+        assert_ne!(code, 0, "{out}");
+        assert!(err.contains(needle), "{games} {seed}: {err}");
+    }
+}

@@ -124,6 +124,25 @@ impl Model {
         }
     }
 
+    /// The float model a quantised network stands for (each integer over its scale): the start of a
+    /// generation trained on from the last one's weights (`--init`). Quantising it gives the network back.
+    pub fn from_network(net: &Network) -> Result<Model, String> {
+        if (net.qa, net.qb, net.scale) != (QA, QB, SCALE) {
+            return Err(format!(
+                "the network's constants (QA {}, QB {}, SCALE {}) are not the trainer's ({QA}, {QB}, {SCALE})",
+                net.qa, net.qb, net.scale
+            ));
+        }
+        let (qa, qb) = (QA as f32, QB as f32);
+        Ok(Model {
+            hidden: net.hidden,
+            w1: net.feature_weights.iter().map(|&w| w as f32 / qa).collect(),
+            b1: net.feature_biases.iter().map(|&w| w as f32 / qa).collect(),
+            w2: net.output_weights.iter().map(|&w| w as f32 / qb).collect(),
+            b2: net.output_bias as f32 / (qa * qb),
+        })
+    }
+
     fn accumulate(&self, features: &[usize]) -> Vec<f32> {
         let h = self.hidden;
         let mut acc = self.b1.clone();
@@ -437,6 +456,10 @@ pub struct TrainArgs {
     /// Continue from a checkpoint
     #[arg(long, value_name = "FILE")]
     pub resume: Option<String>,
+    /// Start from this network's weights instead of random ones (a generation trained on from the last;
+    /// its hidden size replaces --hidden)
+    #[arg(long, value_name = "NET", conflicts_with = "resume")]
+    pub init: Option<String>,
     /// No progress bar (the per-epoch lines stay)
     #[arg(long, short)]
     pub quiet: bool,
@@ -485,7 +508,16 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
             (m, a, e)
         }
         None => {
-            let m = Model::new(hidden, cfg.seed);
+            let m = match &args.init {
+                Some(path) => {
+                    let m =
+                        Network::load(path).and_then(|n| Model::from_network(&n)).map_err(|e| format!("train: {e}"))?;
+                    let val = if val_set.is_empty() { f64::NAN } else { m.loss(&val_set, cfg.wdl) };
+                    eprintln!("train: starting from {path} (hidden {}), validation {val:.6}", m.hidden);
+                    m
+                }
+                None => Model::new(hidden, cfg.seed),
+            };
             let n = m.params();
             (m, Adam::new(n), 0)
         }
@@ -604,6 +636,17 @@ mod tests {
             }
         }
         assert!((m.forward(&s) - m.forward(&s.mirrored())).abs() < 1e-5);
+    }
+
+    /// A network read back as a float model quantises to itself: training can go on from a shipped net.
+    #[test]
+    fn a_network_is_a_starting_point() {
+        let net = Model::new(32, 9).quantise();
+        let model = Model::from_network(&net).unwrap();
+        assert_eq!(model.quantise(), net);
+        let mut other = net.clone();
+        other.scale = 400;
+        assert!(Model::from_network(&other).unwrap_err().contains("SCALE 400"));
     }
 
     #[test]

@@ -20,7 +20,7 @@ use engine::{Engine, EngineSpec, Failure, GoParams, Proto};
 use serde::Serialize;
 use stats::{Decision, Sprt, Tally};
 use std::collections::BTreeMap;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::mpsc::{channel, Sender};
@@ -87,6 +87,8 @@ pub struct Config {
     pub hang_timeout: Duration,
     pub event: String,
     pub quiet: bool,
+    /// Continue a stopped match: the games already in the PGN file count and are not played again.
+    pub resume: bool,
 }
 
 /// One finished game.
@@ -560,8 +562,20 @@ pub fn run_match(cfg: &Config) -> Result<Tally, String> {
         Engine::start(spec)?.quit();
     }
     let date = pgn::today();
+    let played = match cfg.resume {
+        true => games_played(cfg)?,
+        false => Vec::new(),
+    };
+    let done: HashSet<u64> = played.iter().map(|g| g.index).collect();
     let mut pgn = match &cfg.pgn {
-        Some(path) => Some(std::fs::File::create(path).map_err(|e| format!("cannot write '{path}': {e}"))?),
+        Some(path) => {
+            let mut options = std::fs::OpenOptions::new();
+            match cfg.resume {
+                true => options.create(true).append(true),
+                false => options.create(true).write(true).truncate(true),
+            };
+            Some(options.open(path).map_err(|e| format!("cannot write '{path}': {e}"))?)
+        }
         None => None,
     };
     let stop = AtomicBool::new(false);
@@ -569,13 +583,27 @@ pub fn run_match(cfg: &Config) -> Result<Tally, String> {
     let pairs = cfg.games.div_ceil(2);
     let (tx, rx) = channel::<Result<GameRecord, String>>();
     let mut results = Results::default();
+    for g in played {
+        results.add(g);
+    }
+    if let Some(s) = cfg.sprt {
+        let (llr, d) = s.decide(&results.tally);
+        if d != Decision::Continue {
+            results.decision = Some((llr, d));
+            stop.store(true, Relaxed);
+        }
+    }
+    if !done.is_empty() && !cfg.quiet {
+        eprintln!("{} (resumed: {} games from the PGN file)", results.progress(cfg), done.len());
+    }
     let mut error = None;
     // In a log the per-game lines are the progress: no periodic lines besides.
     let bar = Progress::new("match", cfg.games, cfg.quiet || !std::io::stderr().is_terminal());
+    bar.inc(done.len() as u64);
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency.max(1).min(pairs.max(1) as usize) {
             let tx: Sender<Result<GameRecord, String>> = tx.clone();
-            let (stop, next_pair) = (&stop, &next_pair);
+            let (stop, next_pair, done) = (&stop, &next_pair, &done);
             scope.spawn(move || {
                 let mut seats = Seats { specs: &cfg.engines, engines: [None, None] };
                 loop {
@@ -583,11 +611,14 @@ pub fn run_match(cfg: &Config) -> Result<Tally, String> {
                     if pair >= pairs || stop.load(Relaxed) {
                         break;
                     }
-                    let opening = &cfg.openings[(pair as usize) % cfg.openings.len()];
+                    let opening = opening_of(cfg, pair * 2);
                     for k in 0..2 {
                         let index = pair * 2 + k;
                         if index >= cfg.games {
                             break;
+                        }
+                        if done.contains(&index) {
+                            continue;
                         }
                         match play_game(&mut seats, cfg, index, k as usize, opening, stop) {
                             Ok(Some(g)) => {
@@ -649,6 +680,68 @@ pub fn run_match(cfg: &Config) -> Result<Tally, String> {
         std::fs::write(path, results.summary_json(cfg) + "\n").map_err(|e| format!("cannot write '{path}': {e}"))?;
     }
     Ok(results.tally)
+}
+
+/// The opening of game `index` (both games of a pair share one).
+fn opening_of(cfg: &Config, index: u64) -> &Opening {
+    &cfg.openings[((index / 2) as usize) % cfg.openings.len()]
+}
+
+/// The finished games of the match's PGN file, for `--resume`: each must be one this match would play (its
+/// round, its engines, its opening), else the match was started with other arguments and mixing the two
+/// would corrupt the result. Unfinished games (no result: a kill while writing) are played again.
+fn games_played(cfg: &Config) -> Result<Vec<GameRecord>, String> {
+    let path = cfg.pgn.as_deref().ok_or("--resume needs --pgn FILE (the games played so far)")?;
+    if !std::path::Path::new(path).exists() {
+        return Ok(Vec::new());
+    }
+    let names = [&cfg.engines[0].name, &cfg.engines[1].name];
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for game in pgn::read_file(std::path::Path::new(path))? {
+        // The result token closes the move text: a game without one was torn by a kill while it was written.
+        let result = match game.result.as_deref() {
+            Some("1-0") => GameResult::RedWins,
+            Some("0-1") => GameResult::BlackWins,
+            Some("1/2-1/2") => GameResult::Draw,
+            _ => continue,
+        };
+        let round = game.tag("Round").and_then(|r| r.parse::<u64>().ok()).filter(|&r| r >= 1);
+        let index = round.ok_or_else(|| format!("{path}: a game without a Round number"))? - 1;
+        let what = format!("{path}: game {}", index + 1);
+        if index >= cfg.games {
+            return Err(format!("{what} is past this match's {} games", cfg.games));
+        }
+        if !seen.insert(index) {
+            return Err(format!("{what} is in the file twice"));
+        }
+        let (red, black) = (game.tag("Red").unwrap_or("?"), game.tag("Black").unwrap_or("?"));
+        let red_seat = match (red, black) {
+            (r, b) if r == names[0] && b == names[1] => 0,
+            (r, b) if r == names[1] && b == names[0] => 1,
+            _ => return Err(format!("{what} is {red} vs {black}, not a game between {} and {}", names[0], names[1])),
+        };
+        let mut pos = game.start().map_err(|e| format!("{what}: {e}"))?;
+        let fen = pos.to_fen();
+        let mut moves = Vec::with_capacity(game.moves.len());
+        for text in &game.moves {
+            let m = crate::notation::parse_move(&pos, text).map_err(|e| format!("{what}: move '{text}': {e}"))?;
+            pos.make_move(m);
+            moves.push(m);
+        }
+        let opening = opening_of(cfg, index);
+        let opening_fen = Position::from_fen(&opening.fen).map(|p| p.to_fen()).unwrap_or_default();
+        if fen != opening_fen || !moves.starts_with(&opening.moves) {
+            return Err(format!(
+                "{what} did not start from this match's opening {} (resume with the same --openings and --seed)",
+                index / 2 + 1
+            ));
+        }
+        let reason = game.tag("Termination").unwrap_or("?").to_string();
+        let notes = vec![String::new(); moves.len()];
+        out.push(GameRecord { index, red: red_seat, fen: opening.fen.clone(), moves, notes, result, reason });
+    }
+    Ok(out)
 }
 
 fn key_values(text: &str, keys: &[&str]) -> Result<HashMap<String, f64>, String> {
@@ -744,6 +837,10 @@ pub struct MatchArgs {
     /// Only the final report (no progress)
     #[arg(long, short)]
     pub quiet: bool,
+    /// Continue a stopped match from its --pgn file: give the same arguments; the games in the file count and
+    /// are not played again, new ones are appended
+    #[arg(long, requires = "pgn")]
+    pub resume: bool,
 }
 
 /// The configuration of `chuhan match` from its parsed command line.
@@ -845,6 +942,7 @@ pub fn config_from_args(args: MatchArgs) -> Result<Config, String> {
         hang_timeout: Duration::from_secs(args.hang_timeout),
         event: args.event,
         quiet: args.quiet,
+        resume: args.resume,
     })
 }
 
