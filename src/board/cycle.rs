@@ -67,15 +67,14 @@ impl Position {
     /// Whether the side to move has a legal quiet move back into a position of the history (the same side to
     /// move, no capture or null move since).
     pub fn upcoming_repetition(&self) -> bool {
-        let now = self.history.len();
-        let window = (self.st.rule60 as usize + 1).min(self.st.plies_from_null as usize + 1).min(now + 1);
-        if window < 4 {
+        let (now, start) = (self.history.len(), self.repetition_window_start());
+        if now - start < 3 {
             return false;
         }
         let table = &*TABLE;
         let us = self.side_to_move();
         // After one move the side to move is the other one: plies now − 3, now − 5, … have it.
-        (now + 1 - window..now.saturating_sub(2)).rev().step_by(2).any(|p| {
+        (start..now - 2).rev().step_by(2).any(|p| {
             let Some((piece, a, b)) = table.find(self.st.key ^ self.key_at(p)) else { return false };
             if piece.color() != us {
                 return false;

@@ -482,10 +482,18 @@ impl Position {
         if self.rep_filter[rep_bucket(key)] == 0 {
             return false;
         }
-        // After the move: ply `now + 1`, with one more reversible ply; the same side moves every second ply.
-        let after = self.history.len() + 1;
-        let window = (self.st.rule60 as usize + 1).min(self.st.plies_from_null as usize + 1).min(after);
-        (after - window..after.saturating_sub(3)).rev().step_by(2).any(|p| self.key_at(p) == key)
+        // After the move (ply `now + 1`) the same side moves at plies now − 1, now − 3, …; the move itself is
+        // reversible, so the window reaches as far back as it does now.
+        let now = self.history.len();
+        (self.repetition_window_start()..now.saturating_sub(2)).rev().step_by(2).any(|p| self.key_at(p) == key)
+    }
+
+    /// The earliest ply whose position can recur: none before the last capture or null move (or the start of
+    /// the history). Every repetition question scans from here.
+    #[inline]
+    pub fn repetition_window_start(&self) -> usize {
+        let now = self.history.len();
+        now - (self.st.rule60 as usize).min(self.st.plies_from_null as usize).min(now)
     }
 
     /// Whether the current key may have occurred before in the history: false means it certainly has not.

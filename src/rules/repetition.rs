@@ -57,9 +57,9 @@ pub struct LabeledMove {
 /// The window ends at the last capture and at the last null move; `now` is included.
 pub fn occurrences(pos: &Position) -> Vec<usize> {
     let now = pos.ply();
-    let window = (pos.rule60() as usize).min(pos.plies_from_null() as usize).min(now);
     let key = pos.key();
-    let mut out: Vec<usize> = (now - window..=now).rev().step_by(2).filter(|&p| pos.key_at(p) == key).collect();
+    let mut out: Vec<usize> =
+        (pos.repetition_window_start()..=now).rev().step_by(2).filter(|&p| pos.key_at(p) == key).collect();
     out.reverse();
     out
 }
@@ -71,9 +71,8 @@ pub fn previous_occurrence(pos: &Position) -> Option<usize> {
         return None;
     }
     let now = pos.ply();
-    let window = (pos.rule60() as usize).min(pos.plies_from_null() as usize).min(now);
     let key = pos.key();
-    (now - window..now.saturating_sub(3)).rev().step_by(2).find(|&p| pos.key_at(p) == key)
+    (pos.repetition_window_start()..now.saturating_sub(3)).rev().step_by(2).find(|&p| pos.key_at(p) == key)
 }
 
 /// Labels the moves that led from ply `from` to the current ply. `pawns_chase` says for each side whether
