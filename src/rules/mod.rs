@@ -137,6 +137,16 @@ impl GameResult {
         }
     }
 
+    /// A finished game's PGN result token (`1-0`, `0-1`, `1/2-1/2` or `½-½`); `*` and anything else: none.
+    pub fn from_pgn(token: &str) -> Option<GameResult> {
+        match token.trim() {
+            "1-0" => Some(GameResult::RedWins),
+            "0-1" => Some(GameResult::BlackWins),
+            "1/2-1/2" | "½-½" => Some(GameResult::Draw),
+            _ => None,
+        }
+    }
+
     pub fn describe(self) -> &'static str {
         match self {
             GameResult::RedWins => "red wins",

@@ -211,12 +211,7 @@ struct Entry {
 /// Whether the referee's verdict contradicts the recorded result (only when the rules end the game: a game
 /// recorded as won by resignation is not contradicted by an unfinished verdict).
 fn mismatch(recorded: Option<&str>, verdict: GameResult) -> bool {
-    let recorded = match recorded.map(str::trim) {
-        Some("1-0") => GameResult::RedWins,
-        Some("0-1") => GameResult::BlackWins,
-        Some("1/2-1/2" | "½-½") => GameResult::Draw,
-        _ => return false,
-    };
+    let Some(recorded) = recorded.and_then(GameResult::from_pgn) else { return false };
     verdict != GameResult::Ongoing && verdict != recorded
 }
 

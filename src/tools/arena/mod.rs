@@ -700,12 +700,7 @@ fn games_played(cfg: &Config) -> Result<Vec<GameRecord>, String> {
     let mut out = Vec::new();
     for game in pgn::read_file(std::path::Path::new(path))? {
         // The result token closes the move text: a game without one was torn by a kill while it was written.
-        let result = match game.result.as_deref() {
-            Some("1-0") => GameResult::RedWins,
-            Some("0-1") => GameResult::BlackWins,
-            Some("1/2-1/2") => GameResult::Draw,
-            _ => continue,
-        };
+        let Some(result) = game.result.as_deref().and_then(GameResult::from_pgn) else { continue };
         let round = game.tag("Round").and_then(|r| r.parse::<u64>().ok()).filter(|&r| r >= 1);
         let index = round.ok_or_else(|| format!("{path}: a game without a Round number"))? - 1;
         let what = format!("{path}: game {}", index + 1);
