@@ -436,6 +436,19 @@ impl Results {
         self.games.push(g);
     }
 
+    /// Whether the SPRT (if any) has decided; its first decision is kept (games still in flight when it is
+    /// reached are counted but do not change it).
+    fn sprt_decided(&mut self, cfg: &Config) -> bool {
+        let Some(s) = cfg.sprt else { return false };
+        if self.decision.is_none() {
+            let (llr, d) = s.decide(&self.tally);
+            if d != Decision::Continue {
+                self.decision = Some((llr, d));
+            }
+        }
+        self.decision.is_some()
+    }
+
     fn summary_json(&self, cfg: &Config) -> String {
         let t = &self.tally;
         let (elo, penta_elo) = (t.elo(), t.elo_pentanomial());
@@ -586,12 +599,8 @@ pub fn run_match(cfg: &Config) -> Result<Tally, String> {
     for g in played {
         results.add(g);
     }
-    if let Some(s) = cfg.sprt {
-        let (llr, d) = s.decide(&results.tally);
-        if d != Decision::Continue {
-            results.decision = Some((llr, d));
-            stop.store(true, Relaxed);
-        }
+    if results.sprt_decided(cfg) {
+        stop.store(true, Relaxed);
     }
     if !done.is_empty() && !cfg.quiet {
         eprintln!("{} (resumed: {} games from the PGN file)", results.progress(cfg), done.len());
@@ -650,12 +659,8 @@ pub fn run_match(cfg: &Config) -> Result<Tally, String> {
                         let _ = f.flush();
                     }
                     results.add(g);
-                    if let Some(s) = cfg.sprt {
-                        let (llr, d) = s.decide(&results.tally);
-                        if d != Decision::Continue && results.decision.is_none() {
-                            results.decision = Some((llr, d));
-                            stop.store(true, Relaxed);
-                        }
+                    if results.sprt_decided(cfg) {
+                        stop.store(true, Relaxed);
                     }
                     // A bar on a terminal; one line a game in a log.
                     bar.inc(1);
