@@ -122,15 +122,14 @@ fn game_position(path: &str, number: usize, ply: Option<String>) -> Result<crate
     let games = super::pgn::read_file(std::path::Path::new(path)).map_err(|e| format!("analyze: {e}"))?;
     let g =
         games.get(number - 1).ok_or_else(|| format!("analyze: '{path}' has {} game(s), not {number}", games.len()))?;
-    let mut pos = g.start().map_err(|e| format!("analyze: {e}"))?;
     let ply = match ply {
         None => g.moves.len(),
         Some(p) => p.trim().parse::<usize>().ok().filter(|&p| p <= g.moves.len()).ok_or_else(|| {
             format!("analyze: --ply '{p}' is not a number from 0 to {} (the game's length)", g.moves.len())
         })?,
     };
-    for (i, text) in g.moves[..ply].iter().enumerate() {
-        let m = crate::notation::parse_move(&pos, text).map_err(|e| format!("analyze: game move {}: {e}", i + 1))?;
+    let (mut pos, moves) = g.replay(ply).map_err(|e| format!("analyze: game {number}: {e}"))?;
+    for m in moves {
         pos.make_move(m);
     }
     Ok(pos)

@@ -276,14 +276,11 @@ pub fn run(args: AnnotateArgs) -> Result<(), String> {
     // The moves up to the end the rules give (later moves of the record are not played).
     let texts: Vec<&str> = g.moves.iter().map(String::as_str).collect();
     let judged = judge_game(&start, &texts, &rules).map_err(|e| format!("annotate: {e}"))?;
+    let (_, moves) = g.replay(texts.len() - judged.ignored_moves).map_err(|e| format!("annotate: {e}"))?;
     let mut positions = vec![start.clone()];
-    let mut moves = Vec::new();
-    for text in &texts[..texts.len() - judged.ignored_moves] {
-        let pos = positions.last().expect("the start is there");
-        let m = crate::notation::parse_move(pos, text).map_err(|e| format!("annotate: {e}"))?;
-        let mut next = pos.clone();
+    for &m in &moves {
+        let mut next = positions.last().expect("the start is there").clone();
         next.make_move(m);
-        moves.push(m);
         positions.push(next);
     }
 

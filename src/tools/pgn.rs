@@ -31,6 +31,20 @@ impl PgnGame {
             _ => Ok(Position::startpos()),
         }
     }
+
+    /// The start position and the game's first `plies` moves, each read in any notation and checked legal as
+    /// it is played; the error names the first move that is not (its number and text).
+    pub fn replay(&self, plies: usize) -> Result<(Position, Vec<Move>), String> {
+        let start = self.start()?;
+        let mut pos = start.clone();
+        let mut moves = Vec::with_capacity(plies.min(self.moves.len()));
+        for (i, text) in self.moves.iter().take(plies).enumerate() {
+            let m = crate::notation::parse_move(&pos, text).map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
+            pos.make_move(m);
+            moves.push(m);
+        }
+        Ok((start, moves))
+    }
 }
 
 /// Whether a token starts with a move number (`1.`, `12...`).
@@ -244,6 +258,19 @@ mod tests {
         assert!(games[0].start().is_ok());
         assert_eq!(games[1].moves, ["炮二平五", "马８进７"]);
         assert_eq!(games[1].start().unwrap(), Position::startpos());
+    }
+
+    /// Replaying reads every notation and names the first move that is not legal, by number and text.
+    #[test]
+    fn replay_checks_each_move() {
+        let games = parse("1. 炮二平五 h9g7 2. H0-G2 h9g7 *\n");
+        let (start, moves) = games[0].replay(3).unwrap();
+        assert_eq!(start, Position::startpos());
+        let expected: Vec<Move> = ["h2e2", "h9g7", "h0g2"].iter().map(|m| m.parse().unwrap()).collect();
+        assert_eq!(moves, expected);
+        assert_eq!(games[0].replay(0).unwrap().1, []);
+        let err = games[0].replay(4).unwrap_err();
+        assert!(err.starts_with("move 4 'h9g7': "), "{err}");
     }
 
     /// What the writer writes, the reader reads back: tags, moves (Black to move first), notes dropped.
