@@ -284,6 +284,22 @@ fn datagen_shards_merge_and_resume() {
         chuhan(&["datagen", "merge", "--out", pm.to_str().unwrap(), pa.to_str().unwrap(), pb.to_str().unwrap()], "");
     assert_eq!(code, 0, "{err}");
     assert_eq!(games_in(&pm), full);
+    // The same games train the same network, whatever files hold them and in whatever order.
+    let train = |data: &[&std::path::Path], out: &str| {
+        let mut args = vec!["train", "--epochs", "1", "--hidden", "16", "--batch", "64", "--seed", "2", "-q"];
+        let data: Vec<String> = data.iter().map(|d| d.to_str().unwrap().to_string()).collect();
+        args.push("--data");
+        args.extend(data.iter().map(String::as_str));
+        let out = p(out);
+        args.extend_from_slice(&["--out", out.to_str().unwrap()]);
+        let (_, err, code) = chuhan(&args, "");
+        assert_eq!(code, 0, "{err}");
+        std::fs::read(out).unwrap()
+    };
+    let ab = train(&[&pa, &pb], "ab.nnue");
+    assert_eq!(ab, train(&[&pb, &pa, &pa], "ba.nnue"));
+    assert_eq!(ab, train(&[&pm], "m.nnue"));
+    assert_eq!(ab, train(&[&p("full.xqg")], "full.nnue"));
 
     // A kill half-way through writing the last chunk.
     let bytes = std::fs::read(p("full.xqg")).unwrap();
@@ -294,6 +310,15 @@ fn datagen_shards_merge_and_resume() {
     // Nothing left to do: a finished file stays as it is.
     gen(&p("killed.xqg"), &[]);
     assert_eq!(games_in(&p("killed.xqg")), full);
+    // A range of game numbers gives the same games as the whole run: the number and the seed make a game.
+    let mut args = vec!["datagen", "--games", "8", "--first", "40", "--nodes", "300", "--seed", "5"];
+    let tail = p("tail.xqg");
+    args.extend_from_slice(&["--out", tail.to_str().unwrap()]);
+    let (_, err, code) = chuhan(&args, "");
+    assert_eq!(code, 0, "{err}");
+    let expected: Vec<_> = full.iter().filter(|g| g.index >= 40).cloned().collect();
+    assert!(!expected.is_empty());
+    assert_eq!(games_in(&tail), expected);
     // A network plays the games that train the next one.
     std::fs::write(p("random.nnue"), chuhan::nnue::Network::random(32, 3).to_bytes()).unwrap();
     let net = p("random.nnue");

@@ -164,6 +164,7 @@ const CHUNK_GAMES: usize = 16;
   chuhan datagen --games 10000 --nodes 5000 --threads 2 --seed 1 --out data/gen0-s1.xqg
   chuhan datagen --games 10000 --seed 1 --shard 3/8 --out data/s1-3.xqg     (one of 8 disjoint shards)
   chuhan datagen --games 10000 --seed 11 --evalfile nnue/net0.nnue --out data/gen1-s11.xqg
+  chuhan datagen --games 5000 --first 10000 --seed 11 --out data/gen1-s11.xqg     (numbers 10000..15000 added)
   chuhan datagen merge --out data/s1.xqg data/s1-*.xqg
 
 Run the same command again after a kill: the games already in the file are kept and only the missing ones \
@@ -172,9 +173,12 @@ are played."
 pub struct DatagenArgs {
     #[command(subcommand)]
     pub command: Option<DatagenCommand>,
-    /// Games to play (game numbers 0..N of this seed)
+    /// Games to play (game numbers 0..N of this seed, or from --first on)
     #[arg(long, default_value_t = 1000, value_parser = in_range(1u64..=100_000_000_000))]
     pub games: u64,
+    /// The first game number: the run plays numbers F..F+N (a game's number and the seed reproduce it)
+    #[arg(long, value_name = "F", default_value_t = 0, value_parser = in_range(0u64..=100_000_000_000))]
+    pub first: u64,
     /// The game file to write (appended to, so that a run resumes)
     #[arg(long, value_name = "FILE", required = true)]
     pub out: Option<String>,
@@ -242,7 +246,9 @@ pub fn run(args: DatagenArgs) -> Result<(), String> {
     let text = args.text;
     let path = args.out.ok_or("datagen: give --out FILE")?;
     let done_before = if text { HashSet::new() } else { resume(&path)? };
-    let todo: Vec<u64> = (0..games).filter(|g| g % shards == shard && !done_before.contains(&(cfg.seed, *g))).collect();
+    let todo: Vec<u64> = (args.first..args.first + games)
+        .filter(|g| g % shards == shard && !done_before.contains(&(cfg.seed, *g)))
+        .collect();
     if !done_before.is_empty() {
         eprintln!("datagen: {path} has {} games; playing the {} missing", done_before.len(), todo.len());
     }

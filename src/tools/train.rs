@@ -10,7 +10,9 @@
 //! SCALE)`; the loss is the squared error of the prediction. Mini-batches, AdamW, the learning rate dropped
 //! tenfold at 70 % of the epochs. Positions are shuffled by a seeded generator, and each batch is cut into
 //! fixed slices whose gradients are added in order, so the same seed and data give the same network whatever
-//! the thread count. Games whose index hashes into the validation share are held out.
+//! the thread count. The games are taken in the order of their (seed, number), each once, so the same games give
+//! the same network whatever files hold them in whatever order. Games whose number hashes into the validation
+//! share are held out.
 
 use super::cli::in_range;
 use super::gamefile;
@@ -478,15 +480,20 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
 
     let start = Instant::now();
     let (mut train_set, mut val_set) = (Vec::new(), Vec::new());
-    let mut games = 0;
+    let mut all = Vec::new();
     for path in args.data.iter().flat_map(|d| d.split_whitespace()) {
-        for g in gamefile::read(path)? {
-            // The same games are held out whatever the files' order: by a hash of (seed, index).
-            let h = (g.seed ^ g.index.wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_mul(0xff51_afd7_ed55_8ccd) >> 33;
-            let set = if h % 100 < val_percent { &mut val_set } else { &mut train_set };
-            samples_of(&g, min_ply, set)?;
-            games += 1;
-        }
+        all.extend(gamefile::read(path)?);
+    }
+    // The same games make the same network whatever order the files and their chunks are in (datagen's threads
+    // write games as they finish, so two runs of one command order them differently): by (seed, number), once.
+    all.sort_unstable_by_key(|g| (g.seed, g.index));
+    all.dedup_by_key(|g| (g.seed, g.index));
+    let games = all.len();
+    for g in all {
+        // Held out by a hash of (seed, number), so the split too is the same for the same games.
+        let h = (g.seed ^ g.index.wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_mul(0xff51_afd7_ed55_8ccd) >> 33;
+        let set = if h % 100 < val_percent { &mut val_set } else { &mut train_set };
+        samples_of(&g, min_ply, set)?;
     }
     if args.mirror {
         let mirrored: Vec<Sample> = train_set.iter().map(Sample::mirrored).collect();
