@@ -8,9 +8,12 @@
 #   scripts/datagen-cluster.sh merge  OUTDIR MERGED.xqg                    # joins the shards
 #
 # CHUHAN (default: chuhan on the PATH) must name the same build everywhere: the games depend on the engine.
+# DATAGEN_ARGS adds words to every shard's command, e.g. DATAGEN_ARGS="--evalfile nnue/net2.nnue" (the network
+# that plays the next generation's games; the file must be at that path on every host).
 # OUTDIR must be a shared directory for ssh and slurm (or copy the shard files back before merging).
 set -euo pipefail
 chuhan=${CHUHAN:-chuhan}
+extra=${DATAGEN_ARGS:-}
 mode=${1:?mode: local, ssh, slurm or merge}
 shift
 
@@ -23,7 +26,7 @@ fi
 n=${1:?N shards}; games=${2:?GAMES in all}; seed=${3:?SEED}; nodes=${4:?NODES per move}; dir=${5:?OUTDIR}
 mkdir -p "$dir"
 shard_cmd() { # the command for shard $1
-    echo "$chuhan datagen --games $games --seed $seed --nodes $nodes --threads 1 --shard $1/$n --out $dir/shard-$1.xqg"
+    echo "$chuhan datagen --games $games --seed $seed --nodes $nodes --threads 1 --shard $1/$n $extra --out $dir/shard-$1.xqg"
 }
 
 case "$mode" in
