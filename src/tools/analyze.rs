@@ -128,11 +128,7 @@ fn game_position(path: &str, number: usize, ply: Option<String>) -> Result<crate
             format!("analyze: --ply '{p}' is not a number from 0 to {} (the game's length)", g.moves.len())
         })?,
     };
-    let (mut pos, moves) = g.replay(ply).map_err(|e| format!("analyze: game {number}: {e}"))?;
-    for m in moves {
-        pos.make_move(m);
-    }
-    Ok(pos)
+    Ok(g.replay(ply).map_err(|e| format!("analyze: game {number}: {e}"))?.end)
 }
 
 #[derive(clap::Args, Debug)]

@@ -276,7 +276,7 @@ pub fn run(args: AnnotateArgs) -> Result<(), String> {
     // The moves up to the end the rules give (later moves of the record are not played).
     let texts: Vec<&str> = g.moves.iter().map(String::as_str).collect();
     let judged = judge_game(&start, &texts, &rules).map_err(|e| format!("annotate: {e}"))?;
-    let (_, moves) = g.replay(texts.len() - judged.ignored_moves).map_err(|e| format!("annotate: {e}"))?;
+    let moves = g.replay(texts.len() - judged.ignored_moves).map_err(|e| format!("annotate: {e}"))?.moves;
     let mut positions = vec![start.clone()];
     for &m in &moves {
         let mut next = positions.last().expect("the start is there").clone();

@@ -32,19 +32,28 @@ impl PgnGame {
         }
     }
 
-    /// The start position and the game's first `plies` moves, each read in any notation and checked legal as
-    /// it is played; the error names the first move that is not (its number and text).
-    pub fn replay(&self, plies: usize) -> Result<(Position, Vec<Move>), String> {
+    /// The game's first `plies` moves from its start, each read in any notation and checked legal as it is
+    /// played; the error names the first move that is not (its number and text).
+    pub fn replay(&self, plies: usize) -> Result<Replayed, String> {
         let start = self.start()?;
-        let mut pos = start.clone();
+        let mut end = start.clone();
         let mut moves = Vec::with_capacity(plies.min(self.moves.len()));
         for (i, text) in self.moves.iter().take(plies).enumerate() {
-            let m = crate::notation::parse_move(&pos, text).map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
-            pos.make_move(m);
+            let m = crate::notation::parse_move(&end, text).map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
+            end.make_move(m);
             moves.push(m);
         }
-        Ok((start, moves))
+        Ok(Replayed { start, moves, end })
     }
+}
+
+/// A game's moves played from its start ([`PgnGame::replay`]).
+#[derive(Clone, Debug)]
+pub struct Replayed {
+    pub start: Position,
+    pub moves: Vec<Move>,
+    /// The position after the moves.
+    pub end: Position,
 }
 
 /// Whether a token starts with a move number (`1.`, `12...`).
@@ -264,11 +273,14 @@ mod tests {
     #[test]
     fn replay_checks_each_move() {
         let games = parse("1. 炮二平五 h9g7 2. H0-G2 h9g7 *\n");
-        let (start, moves) = games[0].replay(3).unwrap();
-        assert_eq!(start, Position::startpos());
+        let r = games[0].replay(3).unwrap();
+        assert_eq!(r.start, Position::startpos());
         let expected: Vec<Move> = ["h2e2", "h9g7", "h0g2"].iter().map(|m| m.parse().unwrap()).collect();
-        assert_eq!(moves, expected);
-        assert_eq!(games[0].replay(0).unwrap().1, []);
+        assert_eq!(r.moves, expected);
+        let mut end = Position::startpos();
+        expected.iter().for_each(|&m| end.make_move(m));
+        assert_eq!(r.end, end);
+        assert_eq!(games[0].replay(0).unwrap().moves, []);
         let err = games[0].replay(4).unwrap_err();
         assert!(err.starts_with("move 4 'h9g7': "), "{err}");
     }

@@ -721,8 +721,8 @@ fn games_played(cfg: &Config) -> Result<Vec<GameRecord>, String> {
             (r, b) if r == names[1] && b == names[0] => 1,
             _ => return Err(format!("{what} is {red} vs {black}, not a game between {} and {}", names[0], names[1])),
         };
-        let (start, moves) = game.replay(game.moves.len()).map_err(|e| format!("{what}: {e}"))?;
-        let fen = start.to_fen();
+        let played = game.replay(game.moves.len()).map_err(|e| format!("{what}: {e}"))?;
+        let (fen, moves) = (played.start.to_fen(), played.moves);
         let opening = opening_of(cfg, index);
         let opening_fen = Position::from_fen(&opening.fen).map(|p| p.to_fen()).unwrap_or_default();
         if fen != opening_fen || !moves.starts_with(&opening.moves) {
