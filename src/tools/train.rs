@@ -8,7 +8,8 @@
 //!
 //! The target blends the game's result with the search's score: `wdl · result + (1 − wdl) · sigmoid(score /
 //! SCALE)`; the loss is the squared error of the prediction. Mini-batches, AdamW, the learning rate dropped
-//! tenfold at 70 % of the epochs. Positions are shuffled by a seeded generator, and each batch is cut into
+//! tenfold for the epochs from 70 % of the run on (epoch index i with 10·i ≥ 7·epochs: the last of 4, the last 3
+//! of 10, none in runs of 1 to 3 epochs). Positions are shuffled by a seeded generator, and each batch is cut into
 //! fixed slices whose gradients are added in order, so the same seed and data give the same network whatever
 //! the thread count. The games are taken in the order of their (seed, number), each once, so the same games give
 //! the same network whatever files hold them in whatever order. Games whose number hashes into the validation
@@ -425,7 +426,8 @@ pub struct TrainArgs {
     /// Hidden units per side (a multiple of 16)
     #[arg(long, default_value_t = 256, value_parser = in_range(16usize..=4096))]
     pub hidden: usize,
-    /// Passes over the training positions (the learning rate drops tenfold for the last 30 %)
+    /// Passes over the training positions (the learning rate drops tenfold from 70 % of the run on: for the last
+    /// of 4 epochs, the last 3 of 10, not at all in runs of 1 to 3)
     #[arg(long, default_value_t = 30, value_parser = in_range(1usize..=10_000))]
     pub epochs: usize,
     /// Positions per mini-batch
