@@ -37,7 +37,8 @@ pub enum EvalKind {
     /// The handcrafted evaluation ([`hce`]).
     Hce,
     /// The network ([`crate::nnue`]): the built-in one, or the `EvalFile` option's. The default since net1
-    /// beat the handcrafted evaluation by +235 ± 75 at 10 s + 0.1 s; net2 beat net1 (nnue/README.md, History).
+    /// beat the handcrafted evaluation by +235 ± 75 at 10 s + 0.1 s; each net since beat the one before
+    /// (nnue/README.md, History).
     #[default]
     Nnue,
 }
