@@ -55,7 +55,7 @@ pub const HCE: Model = Model { a: [437.243, -98.376, -724.689, 671.607], b: [13.
 
 /// Fitted by `chuhan wdl` on network self-play: the gen1 games of `nnue/README.md` (10 176 games of net0 at 5000
 /// nodes a move, 250 045 positions used; log-loss 0.6028 against 1.0888). The networks since
-/// (`nnue/README.md`, History; the last is built in) were trained to the same target scale (445 units a logit)
+/// (`nnue/README.md`'s History says which is built in) were trained to the same target scale (445 units a logit)
 /// and not refitted; refit with `scripts/fit-wdl.sh nnue` when a network's scale drifts.
 pub const NNUE: Model = Model { a: [458.808, -100.146, -823.877, 726.653], b: [-64.257, 154.951, 326.190, 79.620] };
 
