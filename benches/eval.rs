@@ -43,10 +43,10 @@ fn evasions(c: &mut Criterion) {
     });
 }
 
-/// The network (random weights, H = 256): a full refresh, and a make-evaluate-unmake step over every legal
+/// The network (random weights, H = 256, plain inputs as net5 has): a full refresh, and a make-evaluate-unmake step over every legal
 /// move of the bench positions (what the search pays per node).
 fn network(c: &mut Criterion) {
-    let net = Arc::new(Network::random(256, 1));
+    let net = Arc::new(Network::random(chuhan::nnue::features::FeatureSet::Plain, 256, 1, 1));
     let positions = bench_positions();
     c.bench_function("nnue/refresh+evaluate (32 positions)", |b| {
         b.iter(|| positions.iter().map(|p| nnue::State::evaluate_full(&net, black_box(p))).sum::<i32>())

@@ -320,7 +320,11 @@ fn datagen_shards_merge_and_resume() {
     assert!(!expected.is_empty());
     assert_eq!(games_in(&tail), expected);
     // A network plays the games that train the next one.
-    std::fs::write(p("random.nnue"), chuhan::nnue::Network::random(32, 3).to_bytes()).unwrap();
+    std::fs::write(
+        p("random.nnue"),
+        chuhan::nnue::Network::random(chuhan::nnue::features::FeatureSet::KingBuckets, 32, 8, 3).to_bytes(),
+    )
+    .unwrap();
     let net = p("random.nnue");
     gen(&p("nnue.xqg"), &["--evalfile", net.to_str().unwrap()]);
     let by_net = games_in(&p("nnue.xqg"));

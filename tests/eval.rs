@@ -5,7 +5,7 @@ mod common;
 
 use chuhan::eval::hce::{self, evaluate};
 use chuhan::eval::Evaluator;
-use chuhan::nnue::{self, simd::Backend, Network};
+use chuhan::nnue::{self, features::FeatureSet, simd::Backend, Network};
 use chuhan::Position;
 use common::referee::{flip_colors, mirror_files};
 use rand::Rng;
@@ -24,9 +24,10 @@ fn colour_and_mirror_symmetry() {
 }
 
 /// Drives an evaluation through the search's interface along a random path (moves, null moves, take-backs)
-/// and checks every answer against `full`, the evaluation computed from scratch. Any evaluation with state
-/// kept move by move must pass this.
-fn incremental_matches_full<E: Evaluator>(new: impl Fn() -> E, full: impl Fn(&Position) -> i32) {
+/// and checks its answers against `full`, the evaluation computed from scratch, at a share `asked` of the nodes
+/// (below 1, state kept lazily must catch up over several moves, as when the search cuts a node before it
+/// evaluates). Any evaluation with state kept move by move must pass this.
+fn incremental_matches_full<E: Evaluator>(new: impl Fn() -> E, full: impl Fn(&Position) -> i32, asked: f64) {
     let mut rng = common::rng(7);
     for start in common::starts() {
         let mut pos = Position::from_fen(start).unwrap();
@@ -35,7 +36,9 @@ fn incremental_matches_full<E: Evaluator>(new: impl Fn() -> E, full: impl Fn(&Po
         // What was pushed, so that pops undo the right kind of move.
         let mut path: Vec<bool> = Vec::new();
         for _ in 0..400 {
-            assert_eq!(eval.evaluate(&pos), full(&pos), "{} after {} pushes", pos.to_fen(), path.len());
+            if rng.gen_bool(asked) {
+                assert_eq!(eval.evaluate(&pos), full(&pos), "{} after {} pushes", pos.to_fen(), path.len());
+            }
             let moves = pos.legal_moves();
             let back = path.len() >= 24 || moves.is_empty() || (!path.is_empty() && rng.gen_bool(0.3));
             if back {
@@ -61,18 +64,60 @@ fn incremental_matches_full<E: Evaluator>(new: impl Fn() -> E, full: impl Fn(&Po
 
 #[test]
 fn hce_state_matches_full_evaluation() {
-    incremental_matches_full(hce::State::default, hce::evaluate);
+    incremental_matches_full(hce::State::default, hce::evaluate, 1.0);
 }
 
+/// Both feature sets, every SIMD implementation, evaluated at every node and at a few: the lazy updates and the
+/// refresh cache give the accumulators a refresh gives.
 #[test]
 fn nnue_state_matches_full_evaluation() {
-    let net = Arc::new(Network::random(64, 4));
-    for backend in Backend::available() {
-        incremental_matches_full(
-            || nnue::State::with_backend(Arc::clone(&net), backend),
-            |p| nnue::State::evaluate_full(&net, p),
-        );
+    for (features, buckets) in [(FeatureSet::Plain, 1), (FeatureSet::KingBuckets, 8)] {
+        let net = Arc::new(Network::random(features, 64, buckets, 4));
+        for backend in Backend::available() {
+            for asked in [1.0, 0.2] {
+                incremental_matches_full(
+                    || nnue::State::with_backend(Arc::clone(&net), backend),
+                    |p| nnue::State::evaluate_full(&net, p),
+                    asked,
+                );
+            }
+        }
     }
+}
+
+/// A king-bucketed network scores a position and its mirror image alike, bit for bit, whatever its weights: on
+/// thousands of positions of random games, and on the start position's mirrored first moves.
+#[test]
+fn king_buckets_are_mirror_symmetric() {
+    let net = Network::random(FeatureSet::KingBuckets, 32, 8, 11);
+    let mut asymmetric = 0;
+    common::random_positions(3000, 45, |pos| {
+        let fen = pos.to_fen();
+        let (mirrored, _) = mirror_files(&fen, "");
+        let twin = Position::from_fen(&mirrored).unwrap();
+        let v = nnue::State::evaluate_full(&net, pos);
+        assert_eq!(nnue::State::evaluate_full(&net, &twin), v, "{fen} mirrored");
+        asymmetric += usize::from(mirrored != fen);
+    });
+    assert!(asymmetric > 2500, "{asymmetric}");
+    let start = Position::startpos();
+    let mut seen = 0;
+    for m in start.legal_moves().iter() {
+        let twin_move = chuhan::Move::new(m.from().mirror_file(), m.to().mirror_file());
+        let (mut a, mut b) = (start.clone(), start.clone());
+        a.make_move(*m);
+        b.make_move(twin_move);
+        assert_eq!(nnue::State::evaluate_full(&net, &a), nnue::State::evaluate_full(&net, &b), "{m} / {twin_move}");
+        seen += 1;
+    }
+    assert_eq!(seen, 44);
+    // A plain network has no such guarantee: the same test finds a difference.
+    let plain = Network::random(FeatureSet::Plain, 32, 1, 11);
+    let mut h2e2 = start.clone();
+    h2e2.make_move("h2e2".parse().unwrap());
+    let mut b2e2 = start.clone();
+    b2e2.make_move("b2e2".parse().unwrap());
+    assert_ne!(nnue::State::evaluate_full(&plain, &h2e2), nnue::State::evaluate_full(&plain, &b2e2));
 }
 
 /// The built-in network: a position and its colour-flipped twin get the same evaluation (each from its side to

@@ -566,7 +566,7 @@ fn eval_file_and_eval_option() {
     let dir = std::env::temp_dir().join(format!("chuhan-evalfile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = dir.join("random.nnue");
-    let bytes = chuhan::nnue::Network::random(32, 11).to_bytes();
+    let bytes = chuhan::nnue::Network::random(chuhan::nnue::features::FeatureSet::KingBuckets, 32, 8, 11).to_bytes();
     std::fs::write(&good, &bytes).unwrap();
     let bad = dir.join("bad.nnue");
     std::fs::write(&bad, &bytes[..bytes.len() - 2]).unwrap();

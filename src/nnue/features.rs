@@ -1,40 +1,173 @@
-//! The network's inputs: one per (own or enemy, kind, point), seen from each side.
+//! The network's inputs: one per (own or enemy, kind, point) in a plane of 1260, seen from each side, and which
+//! plane a perspective uses.
 //!
 //! A perspective sees the board from its own side: Black's view turns the board over (rank `r` becomes `9 − r`)
 //! and calls its own pieces "own". So both perspectives share one weight matrix, and a position and its
 //! colour-flipped twin give the same two accumulators, swapped.
+//!
+//! Two feature sets (the network file says which):
+//! - [`FeatureSet::Plain`] (net0–net5): one plane, the board as it stands.
+//! - [`FeatureSet::KingBuckets`]: the perspective first reflects the board left to right when its own king
+//!   stands right of the centre file, so that the king is always on the left half or the centre, and then uses
+//!   one plane per point the king can stand on there (the palace's left two files: six *king buckets*). With the
+//!   king on the centre file a rule that looks at the whole board chooses the reflection ([`leans_right`]): it
+//!   gives opposite answers for a position and its mirror image unless the two are the same board. A position and
+//!   its mirror image therefore give exactly the same inputs, and every network of this set scores them alike,
+//!   bit for bit (a test checks thousands of positions).
 
 use crate::types::{Color, Piece, Square};
 
-/// Inputs per perspective: 2 (own, enemy) × 7 kinds × 90 points.
-pub const INPUTS: usize = 2 * 7 * 90;
+/// Inputs per plane: 2 (own, enemy) × 7 kinds × 90 points.
+pub const PLANE: usize = 2 * 7 * 90;
 
-/// The input that `piece` on `sq` sets in `perspective`'s accumulator.
+/// Which inputs a network reads (its file records it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FeatureSet {
+    /// One plane; the board as it stands (net0–net5).
+    Plain,
+    /// Reflected so the own king is on the left half or the centre file, one plane per king point there.
+    KingBuckets,
+}
+
+/// Which plane a perspective uses and whether it sees the board reflected left to right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct View {
+    pub bucket: u8,
+    pub mirror: bool,
+}
+
+impl View {
+    /// The plain feature set's only view.
+    pub const PLAIN: View = View { bucket: 0, mirror: false };
+}
+
+impl FeatureSet {
+    pub const ALL: [FeatureSet; 2] = [FeatureSet::Plain, FeatureSet::KingBuckets];
+
+    /// The number the network file stores.
+    pub const fn id(self) -> u32 {
+        match self {
+            FeatureSet::Plain => 0,
+            FeatureSet::KingBuckets => 1,
+        }
+    }
+
+    pub fn from_id(id: u32) -> Option<FeatureSet> {
+        FeatureSet::ALL.into_iter().find(|f| f.id() == id)
+    }
+
+    /// Its name on command lines and in `eval`'s report.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FeatureSet::Plain => "plain",
+            FeatureSet::KingBuckets => "king-buckets",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<FeatureSet> {
+        FeatureSet::ALL.into_iter().find(|f| f.name().eq_ignore_ascii_case(s.trim()))
+    }
+
+    /// Planes per perspective.
+    pub const fn buckets(self) -> usize {
+        match self {
+            FeatureSet::Plain => 1,
+            // The king's points on the palace's left two files after the reflection: d0 e0 d1 e1 d2 e2.
+            FeatureSet::KingBuckets => 6,
+        }
+    }
+
+    /// Inputs per perspective.
+    pub const fn inputs(self) -> usize {
+        self.buckets() * PLANE
+    }
+
+    /// How `perspective`, whose king stands on `own_king`, sees the board; `leans` is [`leans_right`] of the
+    /// board (asked only when the king is on the centre file).
+    pub fn view(self, perspective: Color, own_king: Square, leans: impl FnOnce() -> bool) -> View {
+        match self {
+            FeatureSet::Plain => View::PLAIN,
+            FeatureSet::KingBuckets => {
+                let k = relative(perspective, own_king);
+                let mirror = match k.file() {
+                    0..=3 => false,
+                    4 => leans(),
+                    _ => true,
+                };
+                let k = if mirror { k.mirror_file() } else { k };
+                // In a legal position the king is on files 3–5, ranks 0–2 of its own side; `min` keeps a
+                // hand-made position with the king elsewhere inside the table.
+                View { bucket: (k.rank().min(2) * 2 + u8::from(k.file() >= 4)), mirror }
+            }
+        }
+    }
+}
+
+/// The point as `perspective` sees it (Black turns the board over).
 #[inline]
-pub fn index(perspective: Color, piece: Piece, sq: Square) -> usize {
-    let (side, rel) = match perspective {
-        Color::Red => (piece.color().index(), sq),
-        Color::Black => (1 - piece.color().index(), sq.flip_rank()),
-    };
-    (side * 7 + piece.kind().index()) * 90 + rel.index()
+fn relative(perspective: Color, sq: Square) -> Square {
+    match perspective {
+        Color::Red => sq,
+        Color::Black => sq.flip_rank(),
+    }
+}
+
+/// The input that `piece` on `sq` sets in `perspective`'s accumulator when it sees the board as `view` says.
+#[inline]
+pub fn index(view: View, perspective: Color, piece: Piece, sq: Square) -> usize {
+    let rel = relative(perspective, sq);
+    let rel = if view.mirror { rel.mirror_file() } else { rel };
+    let side = piece.color().index() ^ perspective.index();
+    view.bucket as usize * PLANE + (side * 7 + piece.kind().index()) * 90 + rel.index()
+}
+
+/// Whether a board is reflected before a perspective with its king on the centre file reads it: yes when its
+/// pieces weigh more right of the centre than left of it (each kind and colour has its own weight, so that ties
+/// are rare), and on a tie when the first pair of mirror points that differ, in point order, holds the larger
+/// piece code on the right. A board and its mirror image get opposite answers unless they are the same board,
+/// which is what makes the inputs of a position and its mirror image equal.
+pub fn leans_right(pieces: impl Iterator<Item = (Piece, Square)>) -> bool {
+    // Distinct primes for each (colour, kind); kings stand on the centre file when this is asked and weigh 0.
+    const WEIGHT: [i32; Piece::NUM] = [0, 2, 3, 13, 31, 19, 5, 0, 7, 11, 17, 37, 23, 29];
+    let mut board = [0u8; 90];
+    let mut lean = 0i32;
+    for (p, sq) in pieces {
+        lean += WEIGHT[p.index()] * (sq.file() as i32 - 4);
+        board[sq.index()] = p.index() as u8 + 1;
+    }
+    if lean != 0 {
+        return lean > 0;
+    }
+    for sq in Square::all().filter(|s| s.file() < 4) {
+        let (left, right) = (board[sq.index()], board[sq.mirror_file().index()]);
+        if left != right {
+            return right > left;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Position;
     use crate::types::PieceType;
 
     #[test]
     fn indices_cover_the_inputs_once() {
-        let mut seen = vec![false; INPUTS];
-        for p in 0..Piece::NUM {
-            for sq in Square::all() {
-                let i = index(Color::Red, Piece::from_index(p), sq);
-                assert!(!seen[i], "{p} {sq}");
-                seen[i] = true;
+        for set in FeatureSet::ALL {
+            let mut seen = vec![false; set.inputs()];
+            for bucket in 0..set.buckets() as u8 {
+                for p in 0..Piece::NUM {
+                    for sq in Square::all() {
+                        let i = index(View { bucket, mirror: false }, Color::Red, Piece::from_index(p), sq);
+                        assert!(!seen[i], "{p} {sq}");
+                        seen[i] = true;
+                    }
+                }
             }
+            assert!(seen.iter().all(|&s| s), "{set:?}");
         }
-        assert!(seen.iter().all(|&s| s));
     }
 
     #[test]
@@ -42,7 +175,64 @@ mod tests {
         let red_rook = Piece::new(Color::Red, PieceType::Rook);
         let black_rook = Piece::new(Color::Black, PieceType::Rook);
         let a0 = Square::new(0, 0);
-        assert_eq!(index(Color::Red, red_rook, a0), index(Color::Black, black_rook, a0.flip_rank()));
-        assert_eq!(index(Color::Red, black_rook, a0), index(Color::Black, red_rook, a0.flip_rank()));
+        let v = View::PLAIN;
+        assert_eq!(index(v, Color::Red, red_rook, a0), index(v, Color::Black, black_rook, a0.flip_rank()));
+        assert_eq!(index(v, Color::Red, black_rook, a0), index(v, Color::Black, red_rook, a0.flip_rank()));
+    }
+
+    fn pieces(pos: &Position) -> Vec<(Piece, Square)> {
+        Square::all().filter_map(|sq| pos.piece_at(sq).map(|p| (p, sq))).collect()
+    }
+
+    fn view_of(pos: &Position, p: Color) -> View {
+        let list = pieces(pos);
+        FeatureSet::KingBuckets.view(p, pos.king_square(p), || leans_right(list.iter().copied()))
+    }
+
+    /// The king's point picks the bucket, reflected to the left half; on the centre file the board decides.
+    #[test]
+    fn king_buckets_and_reflection() {
+        let at = |fen: &str| Position::from_fen(fen).unwrap();
+        // Red king d0 (left): bucket 0, not reflected; Black king f9 is Black's d0 after the turn-over and the
+        // reflection.
+        let pos = at("5k3/9/9/9/9/9/9/9/4R4/3K5 w - - 0 1");
+        assert_eq!(view_of(&pos, Color::Red), View { bucket: 0, mirror: false });
+        assert_eq!(view_of(&pos, Color::Black), View { bucket: 0, mirror: true });
+        // Red king f1: reflected to d1, bucket 2. Black king e8 (Black's e1): bucket 3; the only piece off the
+        // centre file is the red king on f1 (weight 0, so the first differing pair of points decides): the board
+        // leans right and Black reflects it. Without that king off the centre, the board is its own mirror image.
+        let pos = at("9/4k4/9/9/9/9/9/9/4RK3/9 b - - 0 1");
+        assert_eq!(view_of(&pos, Color::Red), View { bucket: 2, mirror: true });
+        assert_eq!(view_of(&pos, Color::Black), View { bucket: 3, mirror: true });
+        let pos = at("9/4k4/9/9/9/9/9/9/4R4/4K4 b - - 0 1");
+        assert_eq!(view_of(&pos, Color::Red), View { bucket: 1, mirror: false });
+        assert_eq!(view_of(&pos, Color::Black), View { bucket: 3, mirror: false });
+        // The start position is its own mirror image; after 炮二平五 (h2e2) the pieces weigh more on the left,
+        // after 炮八平五 (b2e2) more on the right.
+        let mut pos = Position::startpos();
+        assert_eq!(view_of(&pos, Color::Red), View { bucket: 1, mirror: false });
+        let mut twin = pos.clone();
+        pos.make_move("h2e2".parse().unwrap());
+        twin.make_move("b2e2".parse().unwrap());
+        assert!(!view_of(&pos, Color::Red).mirror && view_of(&twin, Color::Red).mirror);
+        assert!(!view_of(&pos, Color::Black).mirror && view_of(&twin, Color::Black).mirror);
+    }
+
+    /// A board and its mirror image lean opposite ways unless they are the same board, also when the weights
+    /// tie (then the first differing pair of points decides).
+    #[test]
+    fn leaning_is_antisymmetric() {
+        let mirror = |l: &[(Piece, Square)]| -> Vec<(Piece, Square)> {
+            l.iter().map(|&(p, sq)| (p, sq.mirror_file())).collect()
+        };
+        let red_pawn = Piece::new(Color::Red, PieceType::Pawn);
+        let black_pawn = Piece::new(Color::Black, PieceType::Pawn);
+        // Weights tie: red pawns on a3 and i4 (a pawn advanced on one wing).
+        let tie = vec![(red_pawn, Square::new(0, 3)), (red_pawn, Square::new(8, 4))];
+        assert_ne!(leans_right(tie.iter().copied()), leans_right(mirror(&tie).iter().copied()));
+        let lean = vec![(red_pawn, Square::new(0, 3)), (black_pawn, Square::new(8, 6))];
+        assert_ne!(leans_right(lean.iter().copied()), leans_right(mirror(&lean).iter().copied()));
+        let same = vec![(red_pawn, Square::new(0, 3)), (red_pawn, Square::new(8, 3))];
+        assert!(!leans_right(same.iter().copied()) && !leans_right(mirror(&same).iter().copied()));
     }
 }

@@ -1,10 +1,14 @@
-//! The evaluation network (NNUE): (1260 → H) × 2 → 1 with SCReLU, quantised to integers.
+//! The evaluation network (NNUE): (inputs → H) × 2 → 1 with SCReLU and output buckets, quantised to integers.
 //!
 //! Each side's accumulator holds the feature transformer's output for the pieces as that side sees them
-//! (`features`). The search keeps a stack of them, one per ply: a move adds the moved piece's new row and
-//! subtracts its old one (and the captured piece's), a null move copies, a take-back pops. The output layer
-//! reads the side to move's accumulator and the other one through SCReLU (`network` gives the formula).
-//! `simd` holds the two inner loops.
+//! (`features`: which plane — king bucket — and whether the board is reflected). The search keeps a stack of
+//! them, one pair per ply, filled lazily: a move made only records what it moved; when a position is evaluated,
+//! each perspective's accumulator is brought up to date from the nearest ply above it that was computed in the
+//! same view (a move adds the moved piece's new row and subtracts its old one and the captured piece's), or,
+//! when the view changed (the king moved to another bucket, the board's reflection flipped), from a refresh
+//! cache that keeps one accumulator per view and the board it was computed for, so that only the points that
+//! differ cost a row (Stockfish's "Finny tables"). The output layer reads the side to move's accumulator and
+//! the other one through SCReLU (`network` gives the formula). `simd` holds the two inner loops.
 
 pub mod features;
 pub mod network;
@@ -12,8 +16,9 @@ pub mod simd;
 
 use crate::board::Position;
 use crate::eval::Evaluator;
-use crate::types::{Color, Move};
-use features::index;
+use crate::types::{Color, Move, Piece, PieceType, Square};
+use arrayvec::ArrayVec;
+use features::{index, leans_right, FeatureSet, View};
 pub use network::Network;
 use once_cell::sync::Lazy;
 use simd::Backend;
@@ -31,22 +36,76 @@ pub fn default_network() -> Arc<Network> {
     Arc::clone(&DEFAULT)
 }
 
-/// Makes room in the stack `acc` (pairs of width `w`) for ply `top + 1`; returns (parent, child).
-fn parent_and_child(acc: &mut Vec<i16>, top: usize, w: usize) -> (&[i16], &mut [i16]) {
-    if acc.len() < (top + 2) * w {
-        acc.resize((top + 2) * 2 * w, 0);
-    }
-    let (before, after) = acc.split_at_mut((top + 1) * w);
-    (&before[top * w..], &mut after[..w])
+/// Every piece on the board with its point.
+fn pieces(pos: &Position) -> impl Iterator<Item = (Piece, Square)> + '_ {
+    Color::ALL.into_iter().flat_map(move |c| pos.pieces_of_color(c).map(move |(k, sq)| (Piece::new(c, k), sq)))
 }
 
-/// The network as the search uses it: an accumulator pair per ply of the search path.
+/// How each perspective sees `pos` under `features` (Red's view, then Black's).
+pub fn views(features: FeatureSet, pos: &Position) -> [View; 2] {
+    let mut lean = None;
+    Color::ALL.map(|p| features.view(p, pos.king_square(p), || *lean.get_or_insert_with(|| leans_right(pieces(pos)))))
+}
+
+/// The output bucket of `pos` among `net`'s.
+#[inline]
+pub fn output_bucket_of(net: &Network, pos: &Position) -> usize {
+    if net.output_buckets == 1 {
+        return 0;
+    }
+    let count: u32 = Color::ALL.into_iter().flat_map(|c| PieceType::ALL.map(|k| pos.count(c, k))).sum();
+    network::output_bucket(count as usize, net.output_buckets)
+}
+
+/// What a ply's move changed on the board (a null move changes nothing).
+#[derive(Clone, Copy, Debug)]
+struct Delta {
+    piece: Piece,
+    from: Square,
+    to: Square,
+    captured: Option<Piece>,
+}
+
+/// One accumulator per (perspective, view) and the board it was computed for: a piece code per point (0 empty,
+/// the piece's index + 1).
+struct RefreshCache {
+    acc: Vec<i16>,
+    boards: Vec<[u8; 90]>,
+}
+
+impl RefreshCache {
+    fn new(net: &Network) -> RefreshCache {
+        let n = 2 * net.features.buckets() * 2;
+        RefreshCache { acc: net.feature_biases.repeat(n), boards: vec![[0; 90]; n] }
+    }
+
+    fn slot(net: &Network, perspective: Color, view: View) -> usize {
+        (perspective.index() * net.features.buckets() + view.bucket as usize) * 2 + usize::from(view.mirror)
+    }
+}
+
+/// What the `eval` command shows of the network's view of a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Breakdown {
+    /// The evaluation for the side to move, in evaluation units.
+    pub score: i32,
+    /// Red's and Black's views.
+    pub views: [View; 2],
+    pub output_bucket: usize,
+}
+
+/// The network as the search uses it: an accumulator pair per ply of the search path, filled when needed.
 pub struct State {
     net: Arc<Network>,
     backend: Backend,
-    /// Ply `k`'s accumulators are `acc[k * 2H ..][..2H]`: Red's view, then Black's.
+    /// Ply `k`'s accumulator for perspective `p` is `acc[(2k + p) · H ..][..H]`.
     acc: Vec<i16>,
+    /// The view each ply's accumulators were computed in, or `None` when not computed (yet).
+    held: Vec<[Option<View>; 2]>,
+    /// The move that led to ply `k` (`None` at the root and after a null move).
+    deltas: Vec<Option<Delta>>,
     top: usize,
+    cache: RefreshCache,
 }
 
 impl State {
@@ -56,97 +115,172 @@ impl State {
 
     /// With a chosen SIMD implementation (tests compare them).
     pub fn with_backend(net: Arc<Network>, backend: Backend) -> State {
-        let acc = vec![0; 2 * net.hidden * 8];
-        State { net, backend, acc, top: 0 }
-    }
-
-    fn width(&self) -> usize {
-        2 * self.net.hidden
+        let plies = 8;
+        let cache = RefreshCache::new(&net);
+        let acc = vec![0; 2 * net.hidden * plies];
+        State { net, backend, acc, held: vec![[None; 2]; plies], deltas: vec![None; plies], top: 0, cache }
     }
 
     /// One view's accumulator from scratch: the biases plus the rows of `features`.
-    fn accumulate(net: &Network, features: impl Iterator<Item = usize>, view: &mut [i16]) {
-        view.copy_from_slice(&net.feature_biases);
+    fn accumulate(net: &Network, features: impl Iterator<Item = usize>, out: &mut [i16]) {
+        out.copy_from_slice(&net.feature_biases);
         for f in features {
-            for (v, &w) in view.iter_mut().zip(net.row(f)) {
+            for (v, &w) in out.iter_mut().zip(net.row(f)) {
                 *v = v.wrapping_add(w);
             }
         }
     }
 
-    /// The accumulators of `pos` computed from scratch.
+    /// The accumulators of `pos` computed from scratch (Red's view, then Black's).
     pub fn accumulators(net: &Network, pos: &Position) -> Vec<i16> {
         let mut out = vec![0i16; 2 * net.hidden];
-        for (p, view) in Color::ALL.into_iter().zip(out.chunks_exact_mut(net.hidden)) {
-            let pieces = Color::ALL.into_iter().flat_map(|c| pos.pieces_of_color(c).map(move |(k, sq)| (c, k, sq)));
-            Self::accumulate(net, pieces.map(|(c, k, sq)| index(p, crate::types::Piece::new(c, k), sq)), view);
+        let views = views(net.features, pos);
+        for (p, acc) in Color::ALL.into_iter().zip(out.chunks_exact_mut(net.hidden)) {
+            let view = views[p.index()];
+            Self::accumulate(net, pieces(pos).map(|(pc, sq)| index(view, p, pc, sq)), acc);
         }
         out
     }
 
-    /// The evaluation from the active inputs of the side to move's view and the other side's (what the
-    /// trainer has instead of a position).
-    pub fn evaluate_features(net: &Network, stm: &[usize], other: &[usize]) -> i32 {
+    /// The evaluation from the active inputs of the side to move's view and the other side's, and the output
+    /// bucket (what the trainer has instead of a position).
+    pub fn evaluate_features(net: &Network, stm: &[usize], other: &[usize], bucket: usize) -> i32 {
         let mut acc = vec![0i16; 2 * net.hidden];
         let (us, them) = acc.split_at_mut(net.hidden);
         Self::accumulate(net, stm.iter().copied(), us);
         Self::accumulate(net, other.iter().copied(), them);
-        Self::output(net, Backend::Scalar, &acc, Color::Red)
+        Self::output(net, Backend::Scalar, us, them, bucket)
     }
 
-    /// The output layer on an accumulator pair, for the side to move `stm`.
-    fn output(net: &Network, backend: Backend, acc: &[i16], stm: Color) -> i32 {
+    /// The output layer on the side to move's accumulator and the other's, through output bucket `bucket`.
+    fn output(net: &Network, backend: Backend, us: &[i16], them: &[i16], bucket: usize) -> i32 {
         let h = net.hidden;
-        let (us, them) = acc.split_at(h);
-        let (us, them) = if stm == Color::Red { (us, them) } else { (them, us) };
-        let sum = backend.screlu_dot(us, &net.output_weights[..h], net.qa).wrapping_add(backend.screlu_dot(
-            them,
-            &net.output_weights[h..],
-            net.qa,
-        ));
-        let out = (sum as i64 / net.qa as i64 + net.output_bias as i64) * net.scale as i64;
+        let (w, b) = net.output(bucket);
+        let sum = backend.screlu_dot(us, &w[..h], net.qa).wrapping_add(backend.screlu_dot(them, &w[h..], net.qa));
+        let out = (sum as i64 / net.qa as i64 + b as i64) * net.scale as i64;
         (out / (net.qa as i64 * net.qb as i64)) as i32
     }
 
     /// The network's evaluation of `pos` computed from scratch (side to move's view).
     pub fn evaluate_full(net: &Network, pos: &Position) -> i32 {
-        Self::output(net, Backend::Scalar, &Self::accumulators(net, pos), pos.side_to_move())
+        Self::breakdown(net, pos).score
+    }
+
+    /// The evaluation of `pos` from scratch with the views and output bucket behind it.
+    pub fn breakdown(net: &Network, pos: &Position) -> Breakdown {
+        let acc = Self::accumulators(net, pos);
+        let (red, black) = acc.split_at(net.hidden);
+        let (us, them) = if pos.side_to_move() == Color::Red { (red, black) } else { (black, red) };
+        let bucket = output_bucket_of(net, pos);
+        let score = Self::output(net, Backend::Scalar, us, them, bucket);
+        Breakdown { score, views: views(net.features, pos), output_bucket: bucket }
+    }
+
+    /// Room for ply `top + 1`.
+    fn grow(&mut self) {
+        let k = self.top + 1;
+        if self.held.len() <= k {
+            let n = 2 * self.held.len();
+            self.held.resize(n, [None; 2]);
+            self.deltas.resize(n, None);
+            self.acc.resize(n * 2 * self.net.hidden, 0);
+        }
+        self.held[k] = [None; 2];
+    }
+
+    /// Brings perspective `p`'s accumulator at the top ply up to date in `view`.
+    fn ensure(&mut self, pos: &Position, p: Color, view: View) {
+        if self.held[self.top][p.index()] == Some(view) {
+            return;
+        }
+        let mut k = self.top;
+        while k > 0 && self.held[k][p.index()].is_none() {
+            k -= 1;
+        }
+        if self.held[k][p.index()] == Some(view) {
+            for j in k + 1..=self.top {
+                self.apply(j, p, view);
+            }
+        } else {
+            self.refresh_from_cache(pos, p, view);
+        }
+    }
+
+    /// Ply `j`'s accumulator for `p` from ply `j − 1`'s, both in `view`.
+    #[inline]
+    fn apply(&mut self, j: usize, p: Color, view: View) {
+        let (net, h) = (&*self.net, self.net.hidden);
+        let at = |k: usize| (2 * k + p.index()) * h;
+        let (before, after) = self.acc.split_at_mut(at(j));
+        let (parent, child) = (&before[at(j - 1)..at(j - 1) + h], &mut after[..h]);
+        match self.deltas[j] {
+            None => child.copy_from_slice(parent),
+            Some(d) => {
+                let add = [net.row(index(view, p, d.piece, d.to))];
+                let from = net.row(index(view, p, d.piece, d.from));
+                match d.captured {
+                    Some(c) => self.backend.update(child, parent, &add, &[from, net.row(index(view, p, c, d.to))]),
+                    None => self.backend.update(child, parent, &add, &[from]),
+                }
+            }
+        }
+        self.held[j][p.index()] = Some(view);
+    }
+
+    /// The top ply's accumulator for `p` from the refresh cache's entry for `view`, which is brought to `pos`'s
+    /// board on the way: only the points whose piece changed since the entry was last used cost a row.
+    fn refresh_from_cache(&mut self, pos: &Position, p: Color, view: View) {
+        let (net, h) = (&*self.net, self.net.hidden);
+        let slot = RefreshCache::slot(net, p, view);
+        let board = &mut self.cache.boards[slot];
+        // At most 32 pieces leave and 32 arrive.
+        let (mut add, mut sub) = (ArrayVec::<&[i16], 64>::new(), ArrayVec::<&[i16], 64>::new());
+        for sq in Square::all() {
+            let now = pos.piece_at(sq).map_or(0, |pc| pc.index() as u8 + 1);
+            let was = board[sq.index()];
+            if now != was {
+                if was != 0 {
+                    sub.push(net.row(index(view, p, Piece::from_index(was as usize - 1), sq)));
+                }
+                if now != 0 {
+                    add.push(net.row(index(view, p, Piece::from_index(now as usize - 1), sq)));
+                }
+                board[sq.index()] = now;
+            }
+        }
+        let at = (2 * self.top + p.index()) * h;
+        let cached = &mut self.cache.acc[slot * h..(slot + 1) * h];
+        let out = &mut self.acc[at..at + h];
+        self.backend.update(out, cached, &add, &sub);
+        cached.copy_from_slice(out);
+        self.held[self.top][p.index()] = Some(view);
     }
 }
 
 impl Evaluator for State {
     fn refresh(&mut self, pos: &Position) {
         self.top = 0;
-        let fresh = Self::accumulators(&self.net, pos);
-        let w = self.width();
-        self.acc[..w].copy_from_slice(&fresh);
+        self.held[0] = [None; 2];
+        self.deltas[0] = None;
+        let views = views(self.net.features, pos);
+        for p in Color::ALL {
+            self.refresh_from_cache(pos, p, views[p.index()]);
+        }
     }
 
     #[inline]
     fn push(&mut self, pos: &Position, m: Move) {
-        let (net, backend, w) = (&*self.net, self.backend, self.width());
-        let h = net.hidden;
-        let piece = pos.piece_at(m.from()).expect("push: a piece on the move's from-point");
-        let captured = pos.piece_at(m.to());
-        let (parent, child) = parent_and_child(&mut self.acc, self.top, w);
-        for (k, p) in Color::ALL.into_iter().enumerate() {
-            let add = [net.row(index(p, piece, m.to()))];
-            let from = net.row(index(p, piece, m.from()));
-            let (input, out) = (&parent[k * h..(k + 1) * h], &mut child[k * h..(k + 1) * h]);
-            match captured {
-                Some(c) => backend.update(out, input, &add, &[from, net.row(index(p, c, m.to()))]),
-                None => backend.update(out, input, &add, &[from]),
-            }
-        }
+        self.grow();
         self.top += 1;
+        let piece = pos.piece_at(m.from()).expect("push: a piece on the move's from-point");
+        self.deltas[self.top] = Some(Delta { piece, from: m.from(), to: m.to(), captured: pos.piece_at(m.to()) });
     }
 
     #[inline]
     fn push_null(&mut self) {
-        let w = self.width();
-        let (parent, child) = parent_and_child(&mut self.acc, self.top, w);
-        child.copy_from_slice(&parent[..child.len()]);
+        self.grow();
         self.top += 1;
+        self.deltas[self.top] = None;
     }
 
     #[inline]
@@ -156,10 +290,16 @@ impl Evaluator for State {
 
     #[inline]
     fn evaluate(&mut self, pos: &Position) -> i32 {
-        let w = self.width();
-        let acc = &self.acc[self.top * w..(self.top + 1) * w];
-        debug_assert_eq!(acc, &Self::accumulators(&self.net, pos)[..], "accumulators drifted at {}", pos.to_fen());
-        Self::output(&self.net, self.backend, acc, pos.side_to_move())
+        let views = views(self.net.features, pos);
+        for p in Color::ALL {
+            self.ensure(pos, p, views[p.index()]);
+        }
+        let h = self.net.hidden;
+        let pair = &self.acc[2 * self.top * h..2 * (self.top + 1) * h];
+        debug_assert_eq!(pair, &Self::accumulators(&self.net, pos)[..], "accumulators drifted at {}", pos.to_fen());
+        let (red, black) = pair.split_at(h);
+        let (us, them) = if pos.side_to_move() == Color::Red { (red, black) } else { (black, red) };
+        Self::output(&self.net, self.backend, us, them, output_bucket_of(&self.net, pos))
     }
 }
 

@@ -20,9 +20,10 @@ use super::gamefile;
 use super::progress::Progress;
 use super::rng::Rng;
 use crate::board::Position;
-use crate::nnue::features::{index, INPUTS};
-use crate::nnue::network::{Network, MAX_OUTPUT_WEIGHT};
-use crate::types::{Color, Piece};
+use crate::nnue::features::{index, leans_right, FeatureSet, View, PLANE};
+use crate::nnue::network::{output_bucket, Network, MAX_OUTPUT_BUCKETS, MAX_OUTPUT_WEIGHT};
+use crate::types::{Color, Piece, PieceType, Square};
+use arrayvec::ArrayVec;
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -43,6 +44,25 @@ pub struct Sample {
     pub result: f32,
 }
 
+/// A sample as a network of one layout reads it: the active inputs of the side to move's and the other side's
+/// accumulator, the output bucket and the target. Computed once per sample, before training.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Encoded {
+    /// With a factor plane (`Layout::factorised`), each piece's bucketed input and its factor input.
+    pub us: ArrayVec<u32, 64>,
+    pub them: ArrayVec<u32, 64>,
+    pub bucket: u8,
+    pub score: f32,
+    pub result: f32,
+}
+
+impl Encoded {
+    /// The training target: `wdl · result + (1 − wdl) · sigmoid(score / SCALE)`.
+    fn target(&self, wdl: f32) -> f32 {
+        wdl * self.result + (1.0 - wdl) * sigmoid(self.score / SCALE as f32)
+    }
+}
+
 impl Sample {
     pub fn from_position(pos: &Position, score: i32, red_result: f32) -> Sample {
         let stm = pos.side_to_move();
@@ -61,22 +81,50 @@ impl Sample {
         let pieces = self
             .pieces
             .iter()
-            .map(|&(pc, sq)| (pc, crate::types::Square::from_index(sq as usize).mirror_file().index() as u8))
+            .map(|&(pc, sq)| (pc, Square::from_index(sq as usize).mirror_file().index() as u8))
             .collect();
         Sample { pieces, ..self.clone() }
     }
 
-    /// The active inputs of the side to move's and the other side's accumulator.
-    fn features(&self) -> (Vec<usize>, Vec<usize>) {
-        let of = |p: Color| {
-            self.pieces
-                .iter()
-                .map(|&(pc, sq)| {
-                    index(p, Piece::from_index(pc as usize), crate::types::Square::from_index(sq as usize))
-                })
-                .collect()
+    fn piece_list(&self) -> impl Iterator<Item = (Piece, Square)> + Clone + '_ {
+        self.pieces.iter().map(|&(pc, sq)| (Piece::from_index(pc as usize), Square::from_index(sq as usize)))
+    }
+
+    /// The views of Red and Black under `features`, as the engine's `nnue::views` computes them for a position.
+    fn views(&self, features: FeatureSet) -> [View; 2] {
+        let mut lean = None;
+        Color::ALL.map(|p| {
+            let king = self
+                .piece_list()
+                .find(|(pc, _)| *pc == Piece::new(p, PieceType::King))
+                .map_or(Square::new(4, 0), |(_, sq)| sq);
+            features.view(p, king, || *lean.get_or_insert_with(|| leans_right(self.piece_list())))
+        })
+    }
+
+    /// The sample as a network with `features` and `output_buckets` reads it (with the factor plane's inputs
+    /// after each bucketed one when the feature set has several buckets).
+    pub fn encode(&self, features: FeatureSet, output_buckets: usize) -> Encoded {
+        let views = self.views(features);
+        let factor = (features.buckets() > 1).then_some(features.inputs());
+        let of = |p: Color| -> ArrayVec<u32, 64> {
+            let mut out = ArrayVec::new();
+            for (pc, sq) in self.piece_list() {
+                let i = index(views[p.index()], p, pc, sq);
+                out.push(i as u32);
+                if let Some(base) = factor {
+                    out.push((base + i % PLANE) as u32);
+                }
+            }
+            out
         };
-        (of(self.stm), of(!self.stm))
+        Encoded {
+            us: of(self.stm),
+            them: of(!self.stm),
+            bucket: output_bucket(self.pieces.len(), output_buckets) as u8,
+            score: self.score,
+            result: self.result,
+        }
     }
 }
 
@@ -93,37 +141,70 @@ pub fn samples_of(game: &gamefile::Game, min_ply: usize, out: &mut Vec<Sample>) 
     })
 }
 
+/// A network's shape: its inputs, hidden units and output buckets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub features: FeatureSet,
+    pub hidden: usize,
+    pub output_buckets: usize,
+}
+
+impl Layout {
+    /// Whether the float model has a factor plane: a king-bucketed network learns one plane shared by every
+    /// bucket plus each bucket's difference from it, so that every position teaches every bucket what a piece
+    /// on a point is worth and a bucket's own rows need only learn where its king changes that. The shared
+    /// plane is added into each bucket's rows when the network is quantised; the engine never sees it.
+    pub fn factorised(self) -> bool {
+        self.features.buckets() > 1
+    }
+
+    /// Input rows of the float model: the network's inputs and, when factorised, the factor plane.
+    pub fn rows(self) -> usize {
+        self.features.inputs() + if self.factorised() { PLANE } else { 0 }
+    }
+}
+
 /// The float network.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
-    pub hidden: usize,
-    /// `INPUTS` rows of `hidden`.
+    pub layout: Layout,
+    /// `layout.rows()` rows of `hidden`: the network's inputs, then the factor plane if there is one.
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
-    /// Side to move's `hidden`, then the other side's.
+    /// Per output bucket: side to move's `hidden`, then the other side's.
     pub w2: Vec<f32>,
-    pub b2: f32,
+    /// One per output bucket.
+    pub b2: Vec<f32>,
 }
 
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+#[inline]
+fn screlu(x: f32) -> f32 {
+    x.clamp(0.0, 1.0).powi(2)
+}
+
 /// The largest float output weight: quantised by QB it must fit the SIMD dot product's ±127.
 const W2_LIMIT: f32 = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
 
 impl Model {
-    pub fn new(hidden: usize, seed: u64) -> Model {
+    pub fn new(layout: Layout, seed: u64) -> Model {
         let mut rng = Rng::new(seed);
         let mut uniform = |r: f32| (rng.uniform() * 2.0 - 1.0) * r;
+        let (h, b) = (layout.hidden, layout.output_buckets);
         let r1 = 1.0 / (32f32).sqrt();
-        let r2 = 1.0 / (2.0 * hidden as f32).sqrt();
+        let r2 = 1.0 / (2.0 * h as f32).sqrt();
         Model {
-            hidden,
-            w1: (0..INPUTS * hidden).map(|_| uniform(r1)).collect(),
-            b1: (0..hidden).map(|_| uniform(r1)).collect(),
-            w2: (0..2 * hidden).map(|_| uniform(r2)).collect(),
-            b2: 0.0,
+            layout,
+            // Factorised, the buckets start equal (their differences 0) and the shared plane random.
+            w1: (0..layout.rows() * h)
+                .map(|i| if layout.factorised() && i < layout.features.inputs() * h { 0.0 } else { uniform(r1) })
+                .collect(),
+            b1: (0..h).map(|_| uniform(r1)).collect(),
+            w2: (0..b * 2 * h).map(|_| uniform(r2)).collect(),
+            b2: vec![0.0; b],
         }
     }
 
@@ -137,19 +218,81 @@ impl Model {
             ));
         }
         let (qa, qb) = (QA as f32, QB as f32);
+        let layout = Layout { features: net.features, hidden: net.hidden, output_buckets: net.output_buckets };
+        let mut w1: Vec<f32> = net.feature_weights.iter().map(|&w| w as f32 / qa).collect();
+        // The factor plane starts at 0: the buckets' rows hold the whole weights.
+        w1.resize(layout.rows() * net.hidden, 0.0);
         Ok(Model {
-            hidden: net.hidden,
-            w1: net.feature_weights.iter().map(|&w| w as f32 / qa).collect(),
+            layout,
+            w1,
             b1: net.feature_biases.iter().map(|&w| w as f32 / qa).collect(),
             w2: net.output_weights.iter().map(|&w| w as f32 / qb).collect(),
-            b2: net.output_bias as f32 / (qa * qb),
+            b2: net.output_biases.iter().map(|&b| b as f32 / (qa * qb)).collect(),
         })
     }
 
-    fn accumulate(&self, features: &[usize]) -> Vec<f32> {
-        let h = self.hidden;
+    /// This model grown into a larger layout that computes the same function at first: every king bucket
+    /// starts as this model's plane, every output bucket as its output, and the new hidden units have random
+    /// input weights but output weights of zero (so they change nothing until training moves them). The start of
+    /// a bigger network from a smaller shipped one.
+    pub fn widen(&self, to: Layout, seed: u64) -> Result<Model, String> {
+        let from = self.layout;
+        let buckets_fit = |a: usize, b: usize| a == 1 || a == b;
+        if to.hidden < from.hidden
+            || !buckets_fit(from.features.buckets(), to.features.buckets())
+            || !buckets_fit(from.output_buckets, to.output_buckets)
+        {
+            return Err(format!(
+                "cannot grow a {} network of {} hidden units and {} output buckets into a {} one of {} and {}",
+                from.features.name(),
+                from.hidden,
+                from.output_buckets,
+                to.features.name(),
+                to.hidden,
+                to.output_buckets
+            ));
+        }
+        let mut out = Model::new(to, seed);
+        let (h0, h1) = (from.hidden, to.hidden);
+        // Row `src` of this model into row `dst` of the new one (its first h0 columns), or zeros.
+        let mut put = |dst: usize, src: Option<usize>| {
+            let to_row = &mut out.w1[dst * h1..dst * h1 + h0];
+            match src {
+                Some(src) => to_row.copy_from_slice(&self.w1[src * h0..(src + 1) * h0]),
+                None => to_row.fill(0.0),
+            }
+        };
+        let single = from.features.buckets() == 1;
+        for row in 0..to.rows() {
+            let (bucket, f) = (row / PLANE, row % PLANE);
+            let src = match (to.factorised(), bucket == to.features.buckets()) {
+                // Not factorised: a plain network from a plain one, row for row.
+                (false, _) => Some(row),
+                // The shared plane: a single-plane network's rows, or the factorised source's own shared plane.
+                (true, true) => Some(if single { f } else { from.features.inputs() + f }),
+                // A bucket's difference from the shared plane: none yet, or the source's.
+                (true, false) => (!single).then_some(row),
+            };
+            put(row, src);
+        }
+        out.b1[..h0].copy_from_slice(&self.b1);
+        for ob in 0..to.output_buckets {
+            let src = if from.output_buckets == 1 { 0 } else { ob };
+            for half in 0..2 {
+                let dst = &mut out.w2[(ob * 2 + half) * h1..(ob * 2 + half + 1) * h1];
+                dst.fill(0.0);
+                dst[..h0].copy_from_slice(&self.w2[(src * 2 + half) * h0..(src * 2 + half + 1) * h0]);
+            }
+            out.b2[ob] = self.b2[src];
+        }
+        Ok(out)
+    }
+
+    fn accumulate(&self, features: &[u32]) -> Vec<f32> {
+        let h = self.layout.hidden;
         let mut acc = self.b1.clone();
         for &f in features {
+            let f = f as usize;
             for (a, w) in acc.iter_mut().zip(&self.w1[f * h..(f + 1) * h]) {
                 *a += w;
             }
@@ -158,73 +301,73 @@ impl Model {
     }
 
     /// The output (a logit) for a sample.
-    pub fn forward(&self, s: &Sample) -> f32 {
-        let (us, them) = s.features();
-        let h = self.hidden;
-        let act = |x: f32| x.clamp(0.0, 1.0).powi(2);
-        let a = self.accumulate(&us);
-        let b = self.accumulate(&them);
-        self.b2 + (0..h).map(|i| act(a[i]) * self.w2[i] + act(b[i]) * self.w2[h + i]).sum::<f32>()
+    pub fn forward(&self, s: &Encoded) -> f32 {
+        let h = self.layout.hidden;
+        let w2 = &self.w2[s.bucket as usize * 2 * h..(s.bucket as usize + 1) * 2 * h];
+        let (a, b) = (self.accumulate(&s.us), self.accumulate(&s.them));
+        self.b2[s.bucket as usize] + (0..h).map(|i| screlu(a[i]) * w2[i] + screlu(b[i]) * w2[h + i]).sum::<f32>()
     }
 
     fn params(&self) -> usize {
-        self.w1.len() + self.b1.len() + self.w2.len() + 1
+        self.w1.len() + self.b1.len() + self.w2.len() + self.b2.len()
     }
 
-    /// Adds the loss gradient of `samples` into `grad` (laid out as w1, b1, w2, b2); returns the summed loss.
-    fn gradient(&self, samples: &[&Sample], wdl: f32, grad: &mut [f32]) -> f64 {
-        let h = self.hidden;
-        let (gw1, rest) = grad.split_at_mut(self.w1.len());
-        let (gb1, rest) = rest.split_at_mut(h);
-        let (gw2, gb2) = rest.split_at_mut(2 * h);
-        let mut loss = 0.0f64;
+    /// The loss gradient of `samples` and their summed loss. Only the input rows the samples use are kept
+    /// (a slice touches a few thousand of the king-bucketed network's 15 120 rows).
+    fn gradient(&self, samples: &[&Encoded], wdl: f32) -> SliceGradient {
+        let h = self.layout.hidden;
+        let mut out = SliceGradient {
+            slot: vec![u32::MAX; self.layout.rows()],
+            rows: Vec::new(),
+            w1: Vec::new(),
+            rest: vec![0.0; h + self.w2.len() + self.b2.len()],
+            loss: 0.0,
+        };
+        let (gb1, rest) = out.rest.split_at_mut(h);
+        let (gw2, gb2) = rest.split_at_mut(self.w2.len());
+        let mut d_acc = vec![0.0f32; h];
         for s in samples {
-            let (us, them) = s.features();
-            let accs = [self.accumulate(&us), self.accumulate(&them)];
-            let mut out = self.b2;
+            let ob = s.bucket as usize;
+            let (w2, gw2) = (&self.w2[ob * 2 * h..(ob + 1) * 2 * h], &mut gw2[ob * 2 * h..(ob + 1) * 2 * h]);
+            let accs = [self.accumulate(&s.us), self.accumulate(&s.them)];
+            let mut o = self.b2[ob];
             for (k, acc) in accs.iter().enumerate() {
-                out += acc
-                    .iter()
-                    .zip(&self.w2[k * h..(k + 1) * h])
-                    .map(|(x, w)| x.clamp(0.0, 1.0).powi(2) * w)
-                    .sum::<f32>();
+                o += acc.iter().zip(&w2[k * h..(k + 1) * h]).map(|(&x, w)| screlu(x) * w).sum::<f32>();
             }
-            let p = sigmoid(out);
-            let target = wdl * s.result + (1.0 - wdl) * sigmoid(s.score / SCALE as f32);
-            loss += ((p - target) as f64).powi(2);
+            let p = sigmoid(o);
+            let target = s.target(wdl);
+            out.loss += ((p - target) as f64).powi(2);
             let g = 2.0 * (p - target) * p * (1.0 - p);
-            gb2[0] += g;
-            let mut d_acc = vec![0.0f32; h];
-            for (k, (acc, feats)) in accs.iter().zip([&us, &them]).enumerate() {
+            gb2[ob] += g;
+            for (k, (acc, feats)) in accs.iter().zip([&s.us, &s.them]).enumerate() {
                 for i in 0..h {
                     let x = acc[i];
-                    gw2[k * h + i] += g * x.clamp(0.0, 1.0).powi(2);
-                    d_acc[i] = if x > 0.0 && x < 1.0 { g * self.w2[k * h + i] * 2.0 * x } else { 0.0 };
+                    gw2[k * h + i] += g * screlu(x);
+                    d_acc[i] = if x > 0.0 && x < 1.0 { g * w2[k * h + i] * 2.0 * x } else { 0.0 };
                     gb1[i] += d_acc[i];
                 }
-                // Row by row: each feature's gradient row is contiguous.
                 for &f in feats.iter() {
-                    for (gw, d) in gw1[f * h..(f + 1) * h].iter_mut().zip(&d_acc) {
+                    let slot = &mut out.slot[f as usize];
+                    if *slot == u32::MAX {
+                        *slot = out.rows.len() as u32;
+                        out.rows.push(f);
+                        out.w1.resize(out.w1.len() + h, 0.0);
+                    }
+                    let at = *slot as usize * h;
+                    for (gw, d) in out.w1[at..at + h].iter_mut().zip(&d_acc) {
                         *gw += d;
                     }
                 }
             }
         }
-        loss
+        out
     }
 
     /// The mean loss over `samples`.
-    pub fn loss(&self, samples: &[Sample], wdl: f32) -> f64 {
+    pub fn loss(&self, samples: &[Encoded], wdl: f32) -> f64 {
         let total: f64 = samples
             .par_chunks(SLICE)
-            .map(|c| {
-                c.iter()
-                    .map(|s| {
-                        let t = wdl * s.result + (1.0 - wdl) * sigmoid(s.score / SCALE as f32);
-                        ((sigmoid(self.forward(s)) - t) as f64).powi(2)
-                    })
-                    .sum::<f64>()
-            })
+            .map(|c| c.iter().map(|s| ((sigmoid(self.forward(s)) - s.target(wdl)) as f64).powi(2)).sum::<f64>())
             .sum();
         total / samples.len().max(1) as f64
     }
@@ -232,21 +375,39 @@ impl Model {
     /// The quantised network.
     pub fn quantise(&self) -> Network {
         let q16 = |x: f32, s: f32| (x * s).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+        let (h, inputs) = (self.layout.hidden, self.layout.features.inputs());
+        // Each bucket's rows plus the shared plane's.
+        let w1 = (0..inputs * h).map(|i| {
+            let shared = if self.layout.factorised() { self.w1[inputs * h + i % (PLANE * h)] } else { 0.0 };
+            self.w1[i] + shared
+        });
         Network {
-            hidden: self.hidden,
+            features: self.layout.features,
+            hidden: self.layout.hidden,
+            output_buckets: self.layout.output_buckets,
             qa: QA,
             qb: QB,
             scale: SCALE,
-            feature_weights: self.w1.iter().map(|&w| q16(w, QA as f32)).collect(),
+            feature_weights: w1.map(|w| q16(w, QA as f32)).collect(),
             feature_biases: self.b1.iter().map(|&w| q16(w, QA as f32)).collect(),
             output_weights: self
                 .w2
                 .iter()
                 .map(|&w| q16(w, QB as f32).clamp(-MAX_OUTPUT_WEIGHT, MAX_OUTPUT_WEIGHT))
                 .collect(),
-            output_bias: (self.b2 * QA as f32 * QB as f32).round() as i32,
+            output_biases: self.b2.iter().map(|&b| (b * QA as f32 * QB as f32).round() as i32).collect(),
         }
     }
+}
+
+/// One slice's gradient: the input rows it touched (`rows`, their gradients in that order in `w1`; `slot` maps
+/// an input to its place there), the rest of the parameters dense (b1, w2, b2) and the summed loss.
+struct SliceGradient {
+    slot: Vec<u32>,
+    rows: Vec<u32>,
+    w1: Vec<f32>,
+    rest: Vec<f32>,
+    loss: f64,
 }
 
 /// AdamW's state.
@@ -268,8 +429,7 @@ impl Adam {
         const WD: f32 = 0.01;
         self.t += 1;
         let (c1, c2) = (1.0 - B1.powi(self.t), 1.0 - B2.powi(self.t));
-        let n1 = model.w1.len();
-        let h = model.hidden;
+        let (n1, h, n2) = (model.w1.len(), model.layout.hidden, model.w2.len());
         let mut i = 0;
         let mut update = |w: &mut f32, g: f32, limit: f32| {
             self.m[i] = B1 * self.m[i] + (1.0 - B1) * g;
@@ -284,10 +444,12 @@ impl Adam {
         for (w, &g) in model.b1.iter_mut().zip(&grad[n1..n1 + h]) {
             update(w, g, 127.0);
         }
-        for (w, &g) in model.w2.iter_mut().zip(&grad[n1 + h..n1 + 3 * h]) {
+        for (w, &g) in model.w2.iter_mut().zip(&grad[n1 + h..n1 + h + n2]) {
             update(w, g, W2_LIMIT);
         }
-        update(&mut model.b2, grad[n1 + 3 * h], 1000.0);
+        for (w, &g) in model.b2.iter_mut().zip(&grad[n1 + h + n2..]) {
+            update(w, g, 1000.0);
+        }
     }
 }
 
@@ -307,7 +469,7 @@ pub struct TrainConfig {
 pub fn train(
     model: &mut Model,
     adam: &mut Adam,
-    train: &[Sample],
+    train: &[Encoded],
     cfg: &TrainConfig,
     start_epoch: usize,
     batch_done: impl Fn(usize),
@@ -315,6 +477,9 @@ pub fn train(
 ) {
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut rng = Rng::new(cfg.seed);
+    let h = model.layout.hidden;
+    let mut grad = vec![0.0f32; model.params()];
+    let mut seen = vec![false; model.layout.rows()];
     for epoch in 0..cfg.epochs {
         // Fisher–Yates with the seeded generator (every epoch, so a resumed run shuffles as an unbroken one).
         for i in (1..order.len()).rev() {
@@ -327,25 +492,40 @@ pub fn train(
         let start = Instant::now();
         let mut total = 0.0;
         for batch in order.chunks(cfg.batch) {
-            let samples: Vec<&Sample> = batch.iter().map(|&i| &train[i as usize]).collect();
-            let parts: Vec<(Vec<f32>, f64)> = samples
-                .par_chunks(SLICE)
-                .map(|slice| {
-                    let mut g = vec![0.0f32; model.params()];
-                    let l = model.gradient(slice, cfg.wdl, &mut g);
-                    (g, l)
-                })
-                .collect();
-            let mut grad = vec![0.0f32; model.params()];
-            for (g, l) in &parts {
-                total += l;
-                for (a, b) in grad.iter_mut().zip(g) {
+            let samples: Vec<&Encoded> = batch.iter().map(|&i| &train[i as usize]).collect();
+            let parts: Vec<SliceGradient> =
+                samples.par_chunks(SLICE).map(|slice| model.gradient(slice, cfg.wdl)).collect();
+            // The slices' gradients added in slice order, so the sums do not depend on the threads.
+            let n1 = model.w1.len();
+            let mut touched = Vec::new();
+            for part in &parts {
+                total += part.loss;
+                for (k, &f) in part.rows.iter().enumerate() {
+                    let f = f as usize;
+                    if !seen[f] {
+                        seen[f] = true;
+                        touched.push(f);
+                    }
+                    for (a, b) in grad[f * h..(f + 1) * h].iter_mut().zip(&part.w1[k * h..(k + 1) * h]) {
+                        *a += b;
+                    }
+                }
+                for (a, b) in grad[n1..].iter_mut().zip(&part.rest) {
                     *a += b;
                 }
             }
             let n = batch.len() as f32;
-            grad.iter_mut().for_each(|g| *g /= n);
+            for &f in &touched {
+                grad[f * h..(f + 1) * h].iter_mut().for_each(|g| *g /= n);
+            }
+            grad[n1..].iter_mut().for_each(|g| *g /= n);
             adam.step(model, &grad, lr);
+            // Back to zero for the next batch: only what was written.
+            for f in touched {
+                seen[f] = false;
+                grad[f * h..(f + 1) * h].fill(0.0);
+            }
+            grad[n1..].fill(0.0);
             batch_done(batch.len());
         }
         let rate = train.len() as f64 / start.elapsed().as_secs_f64().max(1e-9);
@@ -353,14 +533,16 @@ pub fn train(
     }
 }
 
-/// Checkpoint: the model, Adam's state and the epoch, as little-endian f32s after a small header.
+/// Checkpoint: the model's layout, the epoch and Adam's step count, then the model and Adam's state as
+/// little-endian f32s.
 fn save_checkpoint(path: &str, model: &Model, adam: &Adam, epoch: usize) -> std::io::Result<()> {
     let mut b = Vec::new();
-    b.extend_from_slice(b"XQCK");
-    for v in [model.hidden as u32, epoch as u32, adam.t as u32] {
+    b.extend_from_slice(CHECKPOINT_MAGIC);
+    let l = model.layout;
+    for v in [l.features.id(), l.hidden as u32, l.output_buckets as u32, epoch as u32, adam.t as u32] {
         b.extend_from_slice(&v.to_le_bytes());
     }
-    let floats = model.w1.iter().chain(&model.b1).chain(&model.w2).chain(std::iter::once(&model.b2));
+    let floats = model.w1.iter().chain(&model.b1).chain(&model.w2).chain(&model.b2);
     for f in floats.chain(&adam.m).chain(&adam.v) {
         b.extend_from_slice(&f.to_le_bytes());
     }
@@ -369,31 +551,39 @@ fn save_checkpoint(path: &str, model: &Model, adam: &Adam, epoch: usize) -> std:
     std::fs::rename(tmp, path)
 }
 
+/// Version 2 of the checkpoint (with the layout); version 1's `XQCK` files held a plain network only.
+const CHECKPOINT_MAGIC: &[u8; 4] = b"XQC2";
+const CHECKPOINT_HEADER: usize = 24;
+
 fn load_checkpoint(path: &str) -> Result<(Model, Adam, usize), String> {
     let b = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-    if b.len() < 16 || &b[..4] != b"XQCK" {
-        return Err(format!("{path}: not a training checkpoint"));
+    if b.len() < CHECKPOINT_HEADER || &b[..4] != CHECKPOINT_MAGIC {
+        return Err(format!("{path}: not a training checkpoint of this version"));
     }
-    let word = |i: usize| u32::from_le_bytes(b[4 + 4 * i..8 + 4 * i].try_into().expect("4 bytes")) as usize;
-    let (hidden, epoch, t) = (word(0), word(1), word(2));
-    let mut model = Model::new(hidden, 0);
+    let word = |i: usize| u32::from_le_bytes(b[4 + 4 * i..8 + 4 * i].try_into().expect("4 bytes"));
+    let features = FeatureSet::from_id(word(0)).ok_or(format!("{path}: unknown feature set {}", word(0)))?;
+    let (hidden, output_buckets, epoch, t) = (word(1) as usize, word(2) as usize, word(3) as usize, word(4));
+    if hidden == 0 || hidden > 4096 || !(1..=MAX_OUTPUT_BUCKETS).contains(&output_buckets) {
+        return Err(format!("{path}: a checkpoint of {hidden} hidden units and {output_buckets} output buckets"));
+    }
+    let mut model = Model::new(Layout { features, hidden, output_buckets }, 0);
     let n = model.params();
-    if b.len() != 16 + 4 * 3 * n {
+    if b.len() != CHECKPOINT_HEADER + 4 * 3 * n {
         return Err(format!("{path}: a checkpoint of the wrong size"));
     }
-    let f: Vec<f32> = b[16..].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+    let f: Vec<f32> =
+        b[CHECKPOINT_HEADER..].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
     let (p, rest) = f.split_at(n);
     let (m, v) = rest.split_at(n);
-    let n1 = model.w1.len();
-    model.w1.copy_from_slice(&p[..n1]);
-    model.b1.copy_from_slice(&p[n1..n1 + hidden]);
-    model.w2.copy_from_slice(&p[n1 + hidden..n1 + 3 * hidden]);
-    model.b2 = p[n - 1];
+    let mut p = p.iter().copied();
+    for w in model.w1.iter_mut().chain(&mut model.b1).chain(&mut model.w2).chain(&mut model.b2) {
+        *w = p.next().expect("sizes checked");
+    }
     Ok((model, Adam { m: m.to_vec(), v: v.to_vec(), t: t as i32 }, epoch))
 }
 
 /// The largest difference, in evaluation units, between the float model and the quantised network.
-pub fn quantisation_error(model: &Model, net: &Network, samples: &[Sample]) -> f64 {
+pub fn quantisation_error(model: &Model, net: &Network, samples: &[Encoded]) -> f64 {
     samples
         .iter()
         .map(|s| {
@@ -404,17 +594,25 @@ pub fn quantisation_error(model: &Model, net: &Network, samples: &[Sample]) -> f
 }
 
 /// The quantised network's evaluation of a sample, as the engine computes it.
-fn quantised_eval(net: &Network, s: &Sample) -> i32 {
-    let (us, them) = s.features();
-    crate::nnue::State::evaluate_features(net, &us, &them)
+fn quantised_eval(net: &Network, s: &Encoded) -> i32 {
+    // The factor plane's inputs are folded into the buckets' rows: the network has only the latter.
+    let inputs = net.features.inputs();
+    let us: Vec<usize> = s.us.iter().map(|&f| f as usize).filter(|&f| f < inputs).collect();
+    let them: Vec<usize> = s.them.iter().map(|&f| f as usize).filter(|&f| f < inputs).collect();
+    crate::nnue::State::evaluate_features(net, &us, &them, s.bucket as usize)
 }
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:
-  chuhan train --data \"data/gen0-s1.xqg data/gen0-s2.xqg\" --out data/net.nnue --epochs 4 --mirror --threads 2
-  chuhan train --data data/gen1.xqg --out data/net.nnue --checkpoint data/net.ckpt
+  chuhan train --data data/gen6-s61.xqg --out data/net.nnue --epochs 4 --threads 2
+  chuhan train --data data/gen6-s61.xqg --init nnue/net5.nnue --features king-buckets --hidden 512 \\
+               --output-buckets 8 --out data/net6.nnue --epochs 2 --lr 0.0005
   chuhan train --data data/gen1.xqg --out data/net.nnue --checkpoint data/net.ckpt --resume data/net.ckpt
 
+A new network is king-bucketed (six planes chosen by the own king's point, the board reflected so that a position
+and its mirror image read alike), 512 hidden units and 8 output buckets unless told otherwise. --init starts from
+a network's weights; given a larger layout than that network's, it grows it so that it starts as the same function
+(each king bucket a copy of its plane, each output bucket of its output, new hidden units silent).
 The same data, seed and options give the same network, whatever the number of threads.")]
 pub struct TrainArgs {
     /// Game files from `chuhan datagen` (several words, or one quoted list)
@@ -423,9 +621,15 @@ pub struct TrainArgs {
     /// The network file to write
     #[arg(long, value_name = "NET")]
     pub out: String,
-    /// Hidden units per side (a multiple of 16)
-    #[arg(long, default_value_t = 256, value_parser = in_range(16usize..=4096))]
-    pub hidden: usize,
+    /// Inputs: plain (net0–net5) or king-buckets [default: king-buckets, or --init's]
+    #[arg(long, value_name = "SET", value_parser = parse_features)]
+    pub features: Option<FeatureSet>,
+    /// Hidden units per side, a multiple of 16 [default: 512, or --init's]
+    #[arg(long, value_parser = in_range(16usize..=4096))]
+    pub hidden: Option<usize>,
+    /// Output buckets, chosen by the number of pieces on the board [default: 8, or --init's]
+    #[arg(long, value_parser = in_range(1usize..=MAX_OUTPUT_BUCKETS))]
+    pub output_buckets: Option<usize>,
     /// Passes over the training positions (the learning rate drops tenfold from 70 % of the run on: for the last
     /// of 4 epochs, the last 3 of 10, not at all in runs of 1 to 3)
     #[arg(long, default_value_t = 30, value_parser = in_range(1usize..=10_000))]
@@ -451,7 +655,8 @@ pub struct TrainArgs {
     /// Positions before this ply are not used
     #[arg(long, default_value_t = 8, value_parser = in_range(0usize..=200))]
     pub min_ply: usize,
-    /// Add every training position mirrored left to right
+    /// Add every training position mirrored left to right (plain networks only: king-bucketed ones read a
+    /// position and its mirror image alike, so the copies would add nothing)
     #[arg(long)]
     pub mirror: bool,
     /// Write a checkpoint here after every epoch
@@ -460,8 +665,7 @@ pub struct TrainArgs {
     /// Continue from a checkpoint
     #[arg(long, value_name = "FILE")]
     pub resume: Option<String>,
-    /// Start from this network's weights instead of random ones (a generation trained on from the last;
-    /// its hidden size replaces --hidden)
+    /// Start from this network's weights instead of random ones (a generation trained on from the last)
     #[arg(long, value_name = "NET", conflicts_with = "resume")]
     pub init: Option<String>,
     /// No progress bar (the per-epoch lines stay)
@@ -469,16 +673,66 @@ pub struct TrainArgs {
     pub quiet: bool,
 }
 
+fn parse_features(s: &str) -> Result<FeatureSet, String> {
+    FeatureSet::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = FeatureSet::ALL.iter().map(|f| f.name()).collect();
+        format!("'{s}' is not a feature set ({})", names.join(", "))
+    })
+}
+
+/// The layout asked for: each of --features, --hidden and --output-buckets, or `base`'s where not given.
+fn asked_layout(args: &TrainArgs, base: Layout) -> Result<Layout, String> {
+    let layout = Layout {
+        features: args.features.unwrap_or(base.features),
+        hidden: args.hidden.unwrap_or(base.hidden),
+        output_buckets: args.output_buckets.unwrap_or(base.output_buckets),
+    };
+    if !layout.hidden.is_multiple_of(16) {
+        return Err(format!("train: --hidden {} is not a multiple of 16", layout.hidden));
+    }
+    Ok(layout)
+}
+
+/// A new network's layout when no option says otherwise.
+pub const DEFAULT_LAYOUT: Layout = Layout { features: FeatureSet::KingBuckets, hidden: 512, output_buckets: 8 };
+
+/// Every sample encoded for `layout`, in parallel (order kept).
+fn encode_all(samples: Vec<Sample>, layout: Layout) -> Vec<Encoded> {
+    samples.par_iter().map(|s| s.encode(layout.features, layout.output_buckets)).collect()
+}
+
 /// `chuhan train`: a network from game files.
 pub fn run(args: TrainArgs) -> Result<(), String> {
     let out = args.out.clone();
-    let hidden = args.hidden;
-    if !hidden.is_multiple_of(16) {
-        return Err(format!("train: --hidden {hidden} is not a multiple of 16"));
-    }
     let cfg = TrainConfig { epochs: args.epochs, batch: args.batch, lr: args.lr, wdl: args.wdl, seed: args.seed };
     let (threads, val_percent, min_ply) = (args.threads, args.val_percent, args.min_ply);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
+
+    let (mut model, mut adam, first) = match &args.resume {
+        Some(path) => {
+            let (m, a, e) = load_checkpoint(path)?;
+            eprintln!("train: resuming {path} after epoch {e}");
+            (m, a, e)
+        }
+        None => {
+            let m = match &args.init {
+                Some(path) => {
+                    let m =
+                        Network::load(path).and_then(|n| Model::from_network(&n)).map_err(|e| format!("train: {e}"))?;
+                    let layout = asked_layout(&args, m.layout)?;
+                    if layout == m.layout {
+                        m
+                    } else {
+                        m.widen(layout, cfg.seed).map_err(|e| format!("train: {e}"))?
+                    }
+                }
+                None => Model::new(asked_layout(&args, DEFAULT_LAYOUT)?, cfg.seed),
+            };
+            let n = m.params();
+            (m, Adam::new(n), 0)
+        }
+    };
+    let layout = model.layout;
 
     let start = Instant::now();
     let (mut train_set, mut val_set) = (Vec::new(), Vec::new());
@@ -497,40 +751,33 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
         let set = if h % 100 < val_percent { &mut val_set } else { &mut train_set };
         samples_of(&g, min_ply, set)?;
     }
-    if args.mirror {
+    if args.mirror && layout.features == FeatureSet::Plain {
         let mirrored: Vec<Sample> = train_set.iter().map(Sample::mirrored).collect();
         train_set.extend(mirrored);
+    } else if args.mirror {
+        eprintln!(
+            "train: --mirror adds nothing to a {} network (a position and its mirror image are one input); not used",
+            layout.features.name()
+        );
     }
+    let (train_set, val_set) = pool.install(|| (encode_all(train_set, layout), encode_all(val_set, layout)));
     eprintln!(
-        "train: {games} games, {} training and {} validation positions ({:.1} s to read)",
+        "train: {games} games, {} training and {} validation positions ({:.1} s to read); a {} network of {} hidden \
+         units and {} output buckets",
         train_set.len(),
         val_set.len(),
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        layout.features.name(),
+        layout.hidden,
+        layout.output_buckets
     );
     if train_set.is_empty() {
         return Err("train: no training positions in the data".into());
     }
-    let (mut model, mut adam, first) = match &args.resume {
-        Some(path) => {
-            let (m, a, e) = load_checkpoint(path)?;
-            eprintln!("train: resuming {path} after epoch {e}");
-            (m, a, e)
-        }
-        None => {
-            let m = match &args.init {
-                Some(path) => {
-                    let m =
-                        Network::load(path).and_then(|n| Model::from_network(&n)).map_err(|e| format!("train: {e}"))?;
-                    let val = if val_set.is_empty() { f64::NAN } else { m.loss(&val_set, cfg.wdl) };
-                    eprintln!("train: starting from {path} (hidden {}), validation {val:.6}", m.hidden);
-                    m
-                }
-                None => Model::new(hidden, cfg.seed),
-            };
-            let n = m.params();
-            (m, Adam::new(n), 0)
-        }
-    };
+    if let (Some(path), 0) = (&args.init, first) {
+        let val = if val_set.is_empty() { f64::NAN } else { pool.install(|| model.loss(&val_set, cfg.wdl)) };
+        eprintln!("train: starting from {path}, validation {val:.6}");
+    }
     let checkpoint = args.checkpoint.clone();
     let bar = Progress::new("train", (cfg.epochs - first.min(cfg.epochs)) as u64 * train_set.len() as u64, args.quiet);
     let began = Instant::now();
@@ -601,13 +848,19 @@ mod tests {
         out
     }
 
+    const SMALL: Layout = Layout { features: FeatureSet::KingBuckets, hidden: 32, output_buckets: 2 };
+
+    fn encoded(samples: &[Sample], layout: Layout) -> Vec<Encoded> {
+        encode_all(samples.to_vec(), layout)
+    }
+
     #[test]
     fn learns_a_synthetic_target_deterministically() {
-        let data = synthetic(3000);
+        let data = encoded(&synthetic(3000), SMALL);
         let cfg = TrainConfig { epochs: 12, batch: 256, lr: 0.01, wdl: 0.0, seed: 3 };
         let run = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            let mut model = Model::new(32, 3);
+            let mut model = Model::new(SMALL, 3);
             let mut adam = Adam::new(model.params());
             let before = model.loss(&data, cfg.wdl);
             pool.install(|| train(&mut model, &mut adam, &data, &cfg, 0, |_| {}, |_, _, _, _, _| {}));
@@ -621,36 +874,69 @@ mod tests {
         let net = a.quantise();
         let err = quantisation_error(&a, &net, &data[..500]);
         assert!(err < 40.0, "{err}");
-        // And the engine's own accumulators agree with the sample evaluation.
-        let pos = Position::startpos();
-        let s = Sample::from_position(&pos, 0, 0.5);
-        assert_eq!(crate::nnue::State::evaluate_full(&net, &pos), quantised_eval(&net, &s));
+        // And the engine's own accumulators agree with the sample evaluation, on every kind of position.
+        for s in synthetic(200).iter().step_by(7) {
+            let pos = position_of(s);
+            let e = s.encode(SMALL.features, SMALL.output_buckets);
+            assert_eq!(crate::nnue::State::evaluate_full(&net, &pos), quantised_eval(&net, &e), "{}", pos.to_fen());
+        }
     }
 
-    /// Mirroring twice gives the sample back, and a network whose weights are mirror-symmetric evaluates a
-    /// position and its mirror image alike.
+    /// The position a sample was made from (its pieces and side to move).
+    fn position_of(s: &Sample) -> Position {
+        let mut board = [None; 90];
+        for (p, sq) in s.piece_list() {
+            board[sq.index()] = Some(p);
+        }
+        let mut fen = String::new();
+        for rank in (0..10).rev() {
+            let mut empty = 0;
+            for file in 0..9 {
+                match board[Square::new(file, rank).index()] {
+                    Some(p) => {
+                        if empty > 0 {
+                            fen += &empty.to_string();
+                            empty = 0;
+                        }
+                        fen.push(Piece::fen_char(p));
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                fen += &empty.to_string();
+            }
+            if rank > 0 {
+                fen.push('/');
+            }
+        }
+        fen += if s.stm == Color::Red { " w - - 0 1" } else { " b - - 0 1" };
+        Position::from_fen(&fen).unwrap()
+    }
+
+    /// Mirroring twice gives the sample back; king-bucketed inputs of a position and its mirror image are the
+    /// same, so every such network scores them alike.
     #[test]
     fn mirrored_samples() {
         let pos = Position::from_fen(crate::board::perft::reference_fen("pos2")).unwrap();
         let s = Sample::from_position(&pos, 10, 1.0);
         assert_ne!(s.mirrored(), s);
         assert_eq!(s.mirrored().mirrored(), s);
-        let mut m = Model::new(16, 1);
-        for f in 0..INPUTS {
-            let sq = crate::types::Square::from_index(f % 90);
-            let twin = f - f % 90 + sq.mirror_file().index();
-            if twin < f {
-                let row: Vec<f32> = m.w1[twin * 16..(twin + 1) * 16].to_vec();
-                m.w1[f * 16..(f + 1) * 16].copy_from_slice(&row);
-            }
+        let sorted = |mut e: Encoded| {
+            e.us.sort_unstable();
+            e.them.sort_unstable();
+            e
+        };
+        for s in synthetic(500) {
+            let (a, b) = (s.encode(FeatureSet::KingBuckets, 8), s.mirrored().encode(FeatureSet::KingBuckets, 8));
+            assert_eq!(sorted(a), sorted(b));
         }
-        assert!((m.forward(&s) - m.forward(&s.mirrored())).abs() < 1e-5);
     }
 
     /// A network read back as a float model quantises to itself: training can go on from a shipped net.
     #[test]
     fn a_network_is_a_starting_point() {
-        let net = Model::new(32, 9).quantise();
+        let net = Model::new(SMALL, 9).quantise();
         let model = Model::from_network(&net).unwrap();
         assert_eq!(model.quantise(), net);
         let mut other = net.clone();
@@ -658,9 +944,30 @@ mod tests {
         assert!(Model::from_network(&other).unwrap_err().contains("SCALE 400"));
     }
 
+    /// A plain network grown into a king-bucketed one with more hidden units and output buckets computes the same
+    /// function on the boards its views do not reflect; it cannot shrink.
+    #[test]
+    fn a_small_network_grows_into_a_larger_layout() {
+        let plain = Layout { features: FeatureSet::Plain, hidden: 16, output_buckets: 1 };
+        let small = Model::new(plain, 4);
+        let big = small.widen(Layout { features: FeatureSet::KingBuckets, hidden: 48, output_buckets: 4 }, 5).unwrap();
+        let mut compared = 0;
+        for s in synthetic(400) {
+            if s.views(FeatureSet::KingBuckets).iter().any(|v| v.mirror) {
+                continue;
+            }
+            let (a, b) =
+                (small.forward(&s.encode(FeatureSet::Plain, 1)), big.forward(&s.encode(FeatureSet::KingBuckets, 4)));
+            assert!((a - b).abs() < 1e-5, "{a} {b}");
+            compared += 1;
+        }
+        assert!(compared > 50, "{compared}");
+        assert!(big.widen(plain, 1).unwrap_err().contains("cannot grow"));
+    }
+
     #[test]
     fn checkpoints_round_trip() {
-        let model = Model::new(16, 5);
+        let model = Model::new(SMALL, 5);
         let mut adam = Adam::new(model.params());
         adam.m[3] = 0.5;
         adam.t = 7;
@@ -668,6 +975,8 @@ mod tests {
         let path = path.to_str().unwrap();
         save_checkpoint(path, &model, &adam, 4).unwrap();
         assert_eq!(load_checkpoint(path).unwrap(), (model, adam, 4));
+        std::fs::write(path, b"XQCK0000").unwrap();
+        assert!(load_checkpoint(path).unwrap_err().contains("not a training checkpoint"));
         let _ = std::fs::remove_file(path);
     }
 }
