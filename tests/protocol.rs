@@ -131,7 +131,17 @@ fn ucci_handshake_and_idle_commands() {
         "{d:?}"
     );
     e.send("eval");
-    e.until(Duration::from_secs(5), |l| l.starts_with("phase"));
+    let report = e.until(Duration::from_secs(5), |l| l.starts_with("phase"));
+    assert_eq!(report[0], "network built-in: plain inputs, 256 hidden units, 1 output buckets", "{report:?}");
+    // The network's scores of the position after 炮二平五 and of its mirror image (炮八平五), each line with its
+    // views; the handcrafted breakdown follows.
+    assert!(report[1].starts_with("evaluation ") && report[1].contains("red bucket 0, black bucket 0"), "{report:?}");
+    assert!(report[2].starts_with("mirrored: evaluation "), "{report:?}");
+    assert_eq!(report[3], "handcrafted evaluation (Eval hce):");
+    e.send("setoption eval hce");
+    e.send("eval");
+    let report = e.until(Duration::from_secs(5), |l| l.starts_with("phase"));
+    assert!(report[0].starts_with("term "), "{report:?}");
     e.send("quit");
     e.expect_line("bye");
     assert_eq!(e.exit_code(), 0);

@@ -139,6 +139,16 @@ impl Position {
     }
 
     /// The FEN of the position: `<board> <w|b> - - <plies since capture> <move number>`.
+    /// The position reflected left to right (file `f` becomes `8 − f`), the same side to move and counters: the
+    /// rules are symmetric, so it is worth the same. Its history is not carried over.
+    pub fn mirrored(&self) -> Position {
+        let fen = self.to_fen();
+        let (placement, rest) = fen.split_once(' ').unwrap_or((&fen, ""));
+        // A rank's FEN read backwards is the mirrored rank (a run of empty points is one digit).
+        let ranks: Vec<String> = placement.split('/').map(|r| r.chars().rev().collect()).collect();
+        Position::from_fen(&format!("{} {rest}", ranks.join("/"))).expect("a legal position mirrored is legal")
+    }
+
     pub fn to_fen(&self) -> String {
         let mut s = String::with_capacity(90);
         for rank in (0..10u8).rev() {
@@ -196,6 +206,19 @@ impl fmt::Display for Position {
 mod tests {
     use super::*;
     use crate::board::START_FEN;
+
+    #[test]
+    fn mirrored_positions() {
+        let mut a = Position::startpos();
+        let mut b = Position::startpos();
+        assert_eq!(a.mirrored().to_fen(), START_FEN);
+        a.make_move("h2e2".parse().unwrap());
+        b.make_move("b2e2".parse().unwrap());
+        assert_eq!(a.mirrored().to_fen(), b.to_fen());
+        let odd = Position::from_fen("3k5/9/9/9/9/9/9/9/1R7/4K4 b - - 3 20").unwrap();
+        assert_eq!(odd.mirrored().to_fen(), "5k3/9/9/9/9/9/9/9/7R1/4K4 b - - 3 20");
+        assert_eq!(odd.mirrored().mirrored().to_fen(), odd.to_fen());
+    }
 
     #[test]
     fn start_round_trip() {

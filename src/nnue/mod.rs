@@ -57,6 +57,32 @@ pub fn output_bucket_of(net: &Network, pos: &Position) -> usize {
     network::output_bucket(count as usize, net.output_buckets)
 }
 
+/// The network's view of `pos` for people (the protocol's `eval`): the score for the side to move and for Red,
+/// each perspective's king bucket and reflection, the output bucket, and the same for the mirrored position.
+pub fn report(net: &Network, name: &str, pos: &Position) -> String {
+    let describe = |pos: &Position| {
+        let b = State::breakdown(net, pos);
+        let red = if pos.side_to_move() == Color::Red { b.score } else { -b.score };
+        let view = |v: View| format!("bucket {}{}", v.bucket, if v.mirror { " reflected" } else { "" });
+        format!(
+            "evaluation {red} (red's view), {} (side to move); red {}, black {}; output bucket {} of {}",
+            b.score,
+            view(b.views[0]),
+            view(b.views[1]),
+            b.output_bucket,
+            net.output_buckets
+        )
+    };
+    format!(
+        "network {name}: {} inputs, {} hidden units, {} output buckets\n{}\nmirrored: {}",
+        net.features.name(),
+        net.hidden,
+        net.output_buckets,
+        describe(pos),
+        describe(&pos.mirrored())
+    )
+}
+
 /// What a ply's move changed on the board (a null move changes nothing).
 #[derive(Clone, Copy, Debug)]
 struct Delta {

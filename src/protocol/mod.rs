@@ -363,7 +363,15 @@ impl Session {
                 }
             }
             "eval" => {
-                for l in crate::eval::hce::report(&self.pos).lines() {
+                // The evaluation that plays, and the handcrafted breakdown after the network's (it explains terms).
+                let mut report = String::new();
+                if self.options.eval == crate::eval::EvalKind::Nnue {
+                    let net = self.options.network.clone().unwrap_or_else(crate::nnue::default_network);
+                    let name = if self.options.eval_file.is_empty() { "built-in" } else { &self.options.eval_file };
+                    report = crate::nnue::report(&net, name, &self.pos) + "\nhandcrafted evaluation (Eval hce):\n";
+                }
+                report += &crate::eval::hce::report(&self.pos);
+                for l in report.lines() {
                     self.out.line(l);
                 }
             }
