@@ -103,6 +103,26 @@ fn judge_reports_a_forbidden_chase() {
     assert!(out.contains("1999 §25.2, §26.4"), "{out}");
 }
 
+/// `--chase-checks`: the chase through two checks (checks win the cannon) makes the cycle 长捉; read with one
+/// check it is 一捉一闲 and a draw. Out of range is refused.
+#[test]
+fn judge_chase_checks_option() {
+    let args = |n: &'static str| {
+        let fen = "5a3/3k5/9/9/4c4/9/9/9/4n2R1/5K3 w - - 0 1";
+        let moves = "h1h6 f9e8 h6h1 e8f9 h1h6 f9e8 h6h1 e8f9";
+        ["judge", "--fen", fen, "--moves", moves, "--chase-checks", n]
+    };
+    let (out, _, code) = chuhan(&args("3"), "");
+    assert_eq!(code, 0);
+    assert!(out.starts_with("Result: black wins — forbidden repetition"), "{out}");
+    assert!(out.contains("h1h6  车二进五  捉 chase — checks win the cannon on e5"), "{out}");
+    let (out, _, _) = chuhan(&args("1"), "");
+    assert!(out.starts_with("Result: draw — repetition, draw"), "{out}");
+    let (_, err, code) = chuhan(&args("9"), "");
+    assert_eq!(code, 2);
+    assert!(err.contains("--chase-checks"), "{err}");
+}
+
 #[test]
 fn judge_json() {
     let (out, _, code) = chuhan(

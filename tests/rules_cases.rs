@@ -453,3 +453,100 @@ fn mirror_helpers() {
     let (f, m) = mirror_files("4k4/9/c8/9/9/9/9/9/1R7/3K5 w - - 0 1", "b1a1");
     assert_eq!((f.as_str(), m.as_str()), ("4k4/9/8c/9/9/9/9/9/7R1/5K3 w - - 0 1", "h1i1"));
 }
+
+// ----- C1(b) amended 2026-12-04: chases through a series of checks (连续照将) ------------------------------------
+
+/// The label of `mv` in `fen`, checked to be the same (kind and number of victims) with colours exchanged and
+/// reflected left to right.
+fn label_everywhere(fen: &str, mv: &str, opts: ClassifyOptions) -> Label {
+    let l = label_with(fen, mv, opts);
+    for (f, m) in [flip_colors(fen, mv), mirror_files(fen, mv)] {
+        let other = label_with(&f, &m, opts);
+        assert_eq!(std::mem::discriminant(&other), std::mem::discriminant(&l), "{f} {m}: {other:?}, not {l:?}");
+        assert_eq!(chased(&other).len(), chased(&l).len(), "{f} {m}: {other:?}, not {l:?}");
+    }
+    l
+}
+
+fn checks(n: u32) -> ClassifyOptions {
+    ClassifyOptions { chase_check_depth: n, ..ClassifyOptions::default() }
+}
+
+/// 1999 §28.3 "从下一着开始运用连续照将", §29.1 "能够通过连续照将吃子": the rook on h6 wins the cannon on e5 through two
+/// checks — h6d6+ (the king's only move is to e8), d6e6+ (the king steps aside), e6×e5 — and no single check wins
+/// it. So h1h6 chases the cannon, but not when the series is cut to one check.
+#[test]
+fn c1b_a_win_through_two_checks() {
+    let fen = "5a3/3k5/9/9/4c4/9/9/9/4n2R1/5K3 w - - 0 1";
+    let l = label_everywhere(fen, "h1h6", ClassifyOptions::default());
+    assert_eq!(chased(&l), [("e5".to_string(), ChaseKind::ViaCheck)], "{l:?}");
+    assert_eq!(label_everywhere(fen, "h1h6", checks(2)), l);
+    assert_eq!(label_everywhere(fen, "h1h6", checks(1)), Label::Idle);
+}
+
+/// A win that takes three checks: after d4a4 the cannon checks from f3 over the horse on f5 (c3f3+), the horse
+/// must leave the file, and wherever it goes the rook and cannon win it with at most two more checks. A chase
+/// with the default series of three, idle with two (a4a7+ first fails: the king steps to f8).
+#[test]
+fn c1b_a_win_through_three_checks() {
+    let fen = "9/9/5k3/9/5n3/3R5/2C6/4K4/9/9 w - - 0 1";
+    let l = label_everywhere(fen, "d4a4", ClassifyOptions::default());
+    assert_eq!(chased(&l), [("f5".to_string(), ChaseKind::ViaCheck)], "{l:?}");
+    assert_eq!(label_everywhere(fen, "d4a4", checks(2)), Label::Idle);
+}
+
+/// The two-check position with a black advisor on e8: the first check h6d6+ is now answered by the advisor
+/// interposing on d7 (protected by its king), and h6h8+ is no check at all, so the series breaks: no chase.
+#[test]
+fn c1b_a_reply_that_breaks_the_series() {
+    assert_eq!(label_everywhere("5a3/3ka4/9/9/4c4/9/9/9/4n2R1/5K3 w - - 0 1", "h1h6", checks(3)), Label::Idle);
+}
+
+/// C1(b): a series that wins a piece but loses a bigger one is no chase. After e2a2 the cannon and rook win the
+/// advisor on f7 in two checks whatever Black does (c3c7+, then a2a7+ with the horse as screen), but one reply
+/// takes the rook (e6×c7): a rook for an advisor.
+#[test]
+fn c1b_a_series_that_loses_more_than_it_wins() {
+    assert_eq!(label_everywhere("9/9/3k1a3/4n4/9/9/2R6/4C4/9/5K3 w - - 0 1", "e2a2", checks(3)), Label::Idle);
+}
+
+/// The case: the rook alternates a chase through two checks (h1h6, the cannon on e5) with a direct chase
+/// (h6h1, the horse on e1). Read with one check, h1h6 was idle and the cycle 一捉一闲, allowed; with the series it
+/// is 长捉 of two pieces, forbidden under Chinese rules (§28.12 "追捉一子或数子"). AXF rule 32 needs one same piece
+/// chased throughout, so the Asian verdict stays a draw.
+#[test]
+fn g18_chasing_through_two_checks_in_turn_with_a_direct_chase() {
+    let (fen, moves) = ("5a3/3k5/9/9/4c4/9/9/9/4n2R1/5K3 w - - 0 1", "h1h6 f9e8 h6h1 e8f9 h1h6 f9e8 h6h1 e8f9");
+    check(fen, moves, (BlackWins, ForbiddenRepetition), (Draw, RepetitionDraw), "h1h6:捉 f9e8:闲 h6h1:捉 e8f9:闲");
+    let one_check = Rules { chase_check_depth: 1, ..Rules::default() };
+    assert_eq!(judge(fen, moves, &one_check).0, Draw);
+}
+
+/// Two pieces taking turns to chase one victim: the cannon steps onto c7 and attacks the advisor on f7 over the
+/// horse; the horse leaves e7; the cannon goes back to c5, opening the rook's line to f7; the horse returns.
+/// Each of Red's moves chases the same advisor with another piece: 长捉 under both rule sets.
+#[test]
+fn g19_two_pieces_take_turns_on_one_victim() {
+    check(
+        "9/4k4/R3na3/9/2C6/9/9/9/5K3/9 w - - 0 1",
+        "c5c7 e7f5 c7c5 f5e7 c5c7 e7f5 c7c5 f5e7",
+        (BlackWins, ForbiddenRepetition),
+        (BlackWins, ForbiddenRepetition),
+        "c5c7:捉 e7f5:闲 c7c5:捉 f5e7:闲",
+    );
+}
+
+/// 长杀 against 长捉: Red's rook threatens mate from d2 (杀) and goes back; Black's cannon blocks on d8 and goes
+/// back, and each block frees Black's rook to take the horse on a3 (before it, the capture would have been
+/// answered by mate: C4). Both sides forbidden: a draw under Chinese rules (§26.3). AXF has no 杀, so there Red's
+/// moves are idle and Black's perpetual chase loses.
+#[test]
+fn g20_perpetual_mate_threat_against_perpetual_chase() {
+    check(
+        "3k5/9/9/9/3c5/9/N7r/6R2/9/4K4 w - - 0 1",
+        "g2d2 d5d8 d2g2 d8d5 g2d2 d5d8 d2g2 d8d5",
+        (Draw, RepetitionDraw),
+        (RedWins, ForbiddenRepetition),
+        "g2d2:杀 d5d8:捉 d2g2:杀 d8d5:捉",
+    );
+}

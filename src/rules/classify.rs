@@ -70,7 +70,7 @@ pub enum ChaseKind {
     HigherValue,
     /// Protected, but the exchange on its square still wins material: 少根.
     Outnumbered,
-    /// Won after a check, whatever the reply (抽将).
+    /// Won through a series of checks, whatever the replies (抽将, 连续照将).
     ViaCheck,
 }
 
@@ -81,7 +81,7 @@ impl ChaseKind {
             ChaseKind::FalseRoot => "falsely protected (its protector cannot legally recapture)",
             ChaseKind::HigherValue => "more valuable",
             ChaseKind::Outnumbered => "insufficiently protected",
-            ChaseKind::ViaCheck => "won after a check",
+            ChaseKind::ViaCheck => "won through checks",
         }
     }
 }
@@ -100,7 +100,7 @@ impl fmt::Display for Chased {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = |slot: u8| Position::slot_piece(slot).map_or("piece", |p| p.kind().name());
         if self.kind == ChaseKind::ViaCheck {
-            write!(f, "a check wins the {} on {}", name(self.victim), self.victim_square)
+            write!(f, "checks win the {} on {}", name(self.victim), self.victim_square)
         } else {
             write!(
                 f,
@@ -115,12 +115,20 @@ impl fmt::Display for Chased {
     }
 }
 
+/// How many consecutive checks a chase through checks may take (C1b, rules.md §2.5; 1999 §28.3 "从下一着开始运用
+/// 连续照将", §29.1 "能够通过连续照将吃子": a series of checks, not one). Three is the spec's floor: it covers every
+/// series in the rule texts and casebooks (two checks to drive the king, a third to fork), and each further check
+/// multiplies the work by the checks times the replies of every line (only checking moves are expanded, and a
+/// victim drops out as soon as one reply saves it); a longer forced series is a combination, not a chase.
+pub const CHASE_CHECK_DEPTH: u32 = 3;
+
 /// Depth limits and switches of the classification.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClassifyOptions {
     /// 杀: mate by checks within this many moves of the threatening side (rules.md §2.2, default 3; 0 = off).
     pub kill_depth: u32,
-    /// C1(b): chases through this many checks (0 = direct and exchange chases only; default 1).
+    /// C1(b): chases through a series of at most this many checks (0 = direct and exchange chases only;
+    /// default [`CHASE_CHECK_DEPTH`]).
     pub chase_check_depth: u32,
     /// Count a pawn's own attacks as chases (only for the mutual-attack clause, §27.2 / 细则11).
     pub pawns_chase: bool,
@@ -128,7 +136,7 @@ pub struct ClassifyOptions {
 
 impl Default for ClassifyOptions {
     fn default() -> Self {
-        ClassifyOptions { kill_depth: 3, chase_check_depth: 1, pawns_chase: false }
+        ClassifyOptions { kill_depth: 3, chase_check_depth: CHASE_CHECK_DEPTH, pawns_chase: false }
     }
 }
 
@@ -266,13 +274,23 @@ fn is_material(piece: Piece, sq: Square) -> bool {
     }
 }
 
+/// The victims a computation still asks about (`None`: all of them).
+type Wanted<'a> = Option<&'a [u8]>;
+
+fn wanted(w: Wanted, victim: u8) -> bool {
+    w.is_none_or(|w| w.contains(&victim))
+}
+
 /// Direct and exchange chases (C1a, C1c with C2–C6) of the side to move, after it has `lost` material earlier
-/// in the line (nothing for a direct chase).
-fn direct_chases(pos: &mut Position, opts: &ClassifyOptions, lost: Taken) -> Vec<Chased> {
+/// in the line (nothing for a direct chase); only victims in `only` are looked at.
+fn direct_chases(pos: &mut Position, opts: &ClassifyOptions, lost: Taken, only: Wanted) -> Vec<Chased> {
     let mut caps = MoveList::new();
     pos.generate(GenType::Captures, &mut caps);
     let mut found: Vec<Chased> = Vec::new();
     for &c in caps.iter() {
+        if !wanted(only, pos.slot_at(c.to())) {
+            continue;
+        }
         let (Some(a), Some(v)) = (pos.piece_at(c.from()), pos.piece_at(c.to())) else { continue };
         // C6: the king itself never chases; a pawn only under the mutual-attack clause.
         if a.kind() == PieceType::King || (a.kind() == PieceType::Pawn && !opts.pawns_chase) {
@@ -312,12 +330,15 @@ fn direct_chases(pos: &mut Position, opts: &ClassifyOptions, lost: Taken) -> Vec
     found
 }
 
-/// Chases through a check (C1b): after some check, every reply leaves the victim winnable, and the line as a
-/// whole wins material: what O captures in its replies (the checking piece, say) counts against S, on top of
-/// what S had `lost` before (rules.md §2.5).
-fn chases_via_checks(pos: &mut Position, opts: &ClassifyOptions, depth: u32, lost: Taken) -> Vec<Chased> {
+/// Chases through checks (C1b): after some check, every reply leaves the victim winnable — directly, or through
+/// a further check while `depth` allows (S checks at every move of the series until the capture; every legal
+/// reply of O's is tried) — and the line as a whole wins material: what O captures in its replies (the checking
+/// piece, say) counts against S, on top of what S had `lost` before (rules.md §2.5).
+/// Only victims in `only` are looked at; after the first reply to a check, only those that every reply so far
+/// leaves winnable, and a further check is searched only for the victims a reply does not leave winnable directly.
+fn chases_via_checks(pos: &mut Position, opts: &ClassifyOptions, depth: u32, lost: Taken, only: Wanted) -> Vec<Chased> {
     let mut found: Vec<Chased> = Vec::new();
-    if depth == 0 {
+    if depth == 0 || only.is_some_and(|w| w.is_empty()) {
         return found;
     }
     for &c in pos.legal_moves().iter() {
@@ -326,19 +347,21 @@ fn chases_via_checks(pos: &mut Position, opts: &ClassifyOptions, depth: u32, los
         }
         pos.make_move(c);
         let replies = pos.legal_moves();
-        let mut common: Option<Vec<(u8, Square)>> = None;
+        let mut common: Option<Vec<u8>> = None;
         for &r in replies.iter() {
             let lost = if pos.is_capture(r) { lost.add(kind_on(pos, r.to())) } else { lost };
+            let asked: Wanted = common.as_deref().or(only);
             pos.make_move(r);
-            let mut won = direct_chases(pos, opts, lost);
+            let mut ids: Vec<u8> = direct_chases(pos, opts, lost, asked).iter().map(|ch| ch.victim).collect();
             if depth > 1 {
-                won.extend(chases_via_checks(pos, opts, depth - 1, lost));
+                let rest: Option<Vec<u8>> = asked.map(|w| w.iter().copied().filter(|v| !ids.contains(v)).collect());
+                let further = chases_via_checks(pos, opts, depth - 1, lost, rest.as_deref());
+                ids.extend(further.iter().map(|ch| ch.victim));
             }
             pos.unmake_move();
-            let ids: Vec<(u8, Square)> = won.iter().map(|ch| (ch.victim, ch.victim_square)).collect();
             common = Some(match common {
                 None => ids,
-                Some(prev) => prev.into_iter().filter(|(v, _)| ids.iter().any(|(w, _)| w == v)).collect(),
+                Some(prev) => prev.into_iter().filter(|v| ids.contains(v)).collect(),
             });
             if common.as_ref().is_some_and(|c| c.is_empty()) {
                 break;
@@ -349,7 +372,7 @@ fn chases_via_checks(pos: &mut Position, opts: &ClassifyOptions, depth: u32, los
         if replies.is_empty() {
             continue;
         }
-        for (victim, _) in common.unwrap_or_default() {
+        for victim in common.unwrap_or_default() {
             if found.iter().all(|ch| ch.victim != victim) {
                 if let Some(sq) = pos.slot_square(victim) {
                     found.push(Chased {
@@ -368,8 +391,13 @@ fn chases_via_checks(pos: &mut Position, opts: &ClassifyOptions, depth: u32, los
 
 /// `CH(pos, S)` for S = the side to move: every opponent piece S could win (C1–C7), one entry per victim.
 pub fn chase_set(pos: &mut Position, opts: &ClassifyOptions) -> Vec<Chased> {
-    let mut set = direct_chases(pos, opts, Taken::default());
-    for ch in chases_via_checks(pos, opts, opts.chase_check_depth, Taken::default()) {
+    chase_set_of(pos, opts, None)
+}
+
+/// [`chase_set`] restricted to the victims in `only`.
+fn chase_set_of(pos: &mut Position, opts: &ClassifyOptions, only: Wanted) -> Vec<Chased> {
+    let mut set = direct_chases(pos, opts, Taken::default(), only);
+    for ch in chases_via_checks(pos, opts, opts.chase_check_depth, Taken::default(), only) {
         if set.iter().all(|c| c.victim != ch.victim) {
             set.push(ch);
         }
@@ -434,7 +462,12 @@ pub fn classify(pos: &mut Position, m: Move, opts: &ClassifyOptions) -> Label {
     let after = chase_set(pos, opts);
     pos.flip_side();
     pos.unmake_move();
-    let before = chase_set(pos, opts);
+    if after.is_empty() {
+        return Label::Idle;
+    }
+    // Only the victims chased after the move matter before it.
+    let victims: Vec<u8> = after.iter().map(|a| a.victim).collect();
+    let before = chase_set_of(pos, opts, Some(&victims));
     let had = |v: u8, direct_only: bool| {
         before.iter().any(|b| b.victim == v && !(direct_only && b.kind == ChaseKind::ViaCheck))
     };

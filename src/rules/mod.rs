@@ -65,7 +65,8 @@ pub struct Rules {
     pub counted_checks: u32,
     /// 杀 search depth in the threatening side's moves (default 3; 0 disables 杀).
     pub kill_depth: u32,
-    /// Chases through checks (抽将): how many checks deep (default 1).
+    /// Chases through a series of checks (抽将, 连续照将): how many checks at most (default
+    /// `classify::CHASE_CHECK_DEPTH`, 3).
     pub chase_check_depth: u32,
     /// Extra cycles granted before a forbidden-against-allowed verdict (rules.md §3.1; default 0). 长将 is
     /// always judged at once.
@@ -80,7 +81,7 @@ impl Default for Rules {
             natural_limit: 120,
             counted_checks: 10,
             kill_depth: 3,
-            chase_check_depth: 1,
+            chase_check_depth: classify::CHASE_CHECK_DEPTH,
             grace_cycles: 0,
         }
     }

@@ -239,6 +239,10 @@ pub struct JudgeArgs {
     /// Depth, in the threatening side's moves, of the mate threat that makes a move a 杀 (0: no 杀)
     #[arg(long, default_value_t = 3, value_parser = in_range(0u32..=5))]
     pub kill_depth: u32,
+    /// Longest series of consecutive checks through which a piece won counts as chased (捉, 连续照将; 0: direct
+    /// and exchange chases only)
+    #[arg(long, default_value_t = crate::rules::classify::CHASE_CHECK_DEPTH, value_parser = in_range(0u32..=5))]
+    pub chase_checks: u32,
     /// One JSON object per game (a line each)
     #[arg(long)]
     pub json: bool,
@@ -253,6 +257,7 @@ pub fn run(args: JudgeArgs) -> Result<(), String> {
     rules.repetitions = args.repetitions;
     rules.natural_limit = args.limit;
     rules.kill_depth = args.kill_depth;
+    rules.chase_check_depth = args.chase_checks;
     let json = args.json;
 
     let mut entries = Vec::new();
