@@ -121,22 +121,35 @@ pub fn index(view: View, perspective: Color, piece: Piece, sq: Square) -> usize 
     view.bucket as usize * PLANE + (side * 7 + piece.kind().index()) * 90 + rel.index()
 }
 
+/// Each (colour, kind)'s weight in [`leans_right`]: distinct primes, so that ties are rare; kings stand on the
+/// centre file when it is asked and weigh 0.
+const WEIGHT: [i32; Piece::NUM] = [0, 2, 3, 13, 31, 19, 5, 0, 7, 11, 17, 37, 23, 29];
+
+/// What `piece` on `sq` adds to a board's lean (negative left of the centre file, positive right of it). The
+/// search keeps the sum move by move.
+#[inline]
+pub fn lean_of(piece: Piece, sq: Square) -> i32 {
+    WEIGHT[piece.index()] * (sq.file() as i32 - 4)
+}
+
 /// Whether a board is reflected before a perspective with its king on the centre file reads it: yes when its
-/// pieces weigh more right of the centre than left of it (each kind and colour has its own weight, so that ties
-/// are rare), and on a tie when the first pair of mirror points that differ, in point order, holds the larger
-/// piece code on the right. A board and its mirror image get opposite answers unless they are the same board,
-/// which is what makes the inputs of a position and its mirror image equal.
-pub fn leans_right(pieces: impl Iterator<Item = (Piece, Square)>) -> bool {
-    // Distinct primes for each (colour, kind); kings stand on the centre file when this is asked and weigh 0.
-    const WEIGHT: [i32; Piece::NUM] = [0, 2, 3, 13, 31, 19, 5, 0, 7, 11, 17, 37, 23, 29];
-    let mut board = [0u8; 90];
-    let mut lean = 0i32;
-    for (p, sq) in pieces {
-        lean += WEIGHT[p.index()] * (sq.file() as i32 - 4);
-        board[sq.index()] = p.index() as u8 + 1;
-    }
+/// pieces weigh more right of the centre than left of it (the sum of [`lean_of`]), and on a tie when the first
+/// pair of mirror points that differ, in point order, holds the larger piece code on the right. A board and its
+/// mirror image get opposite answers unless they are the same board, which is what makes the inputs of a
+/// position and its mirror image equal.
+pub fn leans_right(pieces: impl Iterator<Item = (Piece, Square)> + Clone) -> bool {
+    leans_right_with(pieces.clone().map(|(p, sq)| lean_of(p, sq)).sum(), pieces)
+}
+
+/// [`leans_right`] when the board's lean is already known.
+#[inline]
+pub fn leans_right_with(lean: i32, pieces: impl Iterator<Item = (Piece, Square)>) -> bool {
     if lean != 0 {
         return lean > 0;
+    }
+    let mut board = [0u8; 90];
+    for (p, sq) in pieces {
+        board[sq.index()] = p.index() as u8 + 1;
     }
     for sq in Square::all().filter(|s| s.file() < 4) {
         let (left, right) = (board[sq.index()], board[sq.mirror_file().index()]);

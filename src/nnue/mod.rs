@@ -18,7 +18,7 @@ use crate::board::Position;
 use crate::eval::Evaluator;
 use crate::types::{Color, Move, Piece, PieceType, Square};
 use arrayvec::ArrayVec;
-use features::{index, leans_right, FeatureSet, View};
+use features::{index, lean_of, leans_right_with, FeatureSet, View};
 pub use network::Network;
 use once_cell::sync::Lazy;
 use simd::Backend;
@@ -43,8 +43,18 @@ fn pieces(pos: &Position) -> impl Iterator<Item = (Piece, Square)> + '_ {
 
 /// How each perspective sees `pos` under `features` (Red's view, then Black's).
 pub fn views(features: FeatureSet, pos: &Position) -> [View; 2] {
-    let mut lean = None;
-    Color::ALL.map(|p| features.view(p, pos.king_square(p), || *lean.get_or_insert_with(|| leans_right(pieces(pos)))))
+    views_with(features, pos, || leans_right_with(pieces(pos).map(|(p, sq)| lean_of(p, sq)).sum(), pieces(pos)))
+}
+
+/// [`views`] with the board's [`leans_right`] given (asked at most once, and only when a king is on the centre
+/// file).
+#[inline]
+fn views_with(features: FeatureSet, pos: &Position, leans: impl FnOnce() -> bool) -> [View; 2] {
+    let mut leans = Some(leans);
+    let mut answer = None;
+    Color::ALL.map(|p| {
+        features.view(p, pos.king_square(p), || *answer.get_or_insert_with(|| (leans.take().expect("asked once"))()))
+    })
 }
 
 /// The output bucket of `pos` among `net`'s.
@@ -130,6 +140,8 @@ pub struct State {
     held: Vec<[Option<View>; 2]>,
     /// The move that led to ply `k` (`None` at the root and after a null move).
     deltas: Vec<Option<Delta>>,
+    /// Ply `k`'s board lean (`features::lean_of` summed), kept move by move for the king-bucketed views.
+    leans: Vec<i32>,
     top: usize,
     cache: RefreshCache,
 }
@@ -144,7 +156,8 @@ impl State {
         let plies = 8;
         let cache = RefreshCache::new(&net);
         let acc = vec![0; 2 * net.hidden * plies];
-        State { net, backend, acc, held: vec![[None; 2]; plies], deltas: vec![None; plies], top: 0, cache }
+        let (held, deltas, leans) = (vec![[None; 2]; plies], vec![None; plies], vec![0; plies]);
+        State { net, backend, acc, held, deltas, leans, top: 0, cache }
     }
 
     /// One view's accumulator from scratch: the biases plus the rows of `features`.
@@ -209,6 +222,7 @@ impl State {
             let n = 2 * self.held.len();
             self.held.resize(n, [None; 2]);
             self.deltas.resize(n, None);
+            self.leans.resize(n, 0);
             self.acc.resize(n * 2 * self.net.hidden, 0);
         }
         self.held[k] = [None; 2];
@@ -288,6 +302,7 @@ impl Evaluator for State {
         self.top = 0;
         self.held[0] = [None; 2];
         self.deltas[0] = None;
+        self.leans[0] = pieces(pos).map(|(p, sq)| lean_of(p, sq)).sum();
         let views = views(self.net.features, pos);
         for p in Color::ALL {
             self.refresh_from_cache(pos, p, views[p.index()]);
@@ -299,7 +314,10 @@ impl Evaluator for State {
         self.grow();
         self.top += 1;
         let piece = pos.piece_at(m.from()).expect("push: a piece on the move's from-point");
-        self.deltas[self.top] = Some(Delta { piece, from: m.from(), to: m.to(), captured: pos.piece_at(m.to()) });
+        let captured = pos.piece_at(m.to());
+        self.deltas[self.top] = Some(Delta { piece, from: m.from(), to: m.to(), captured });
+        let gone = captured.map_or(0, |c| lean_of(c, m.to()));
+        self.leans[self.top] = self.leans[self.top - 1] + lean_of(piece, m.to()) - lean_of(piece, m.from()) - gone;
     }
 
     #[inline]
@@ -307,6 +325,7 @@ impl Evaluator for State {
         self.grow();
         self.top += 1;
         self.deltas[self.top] = None;
+        self.leans[self.top] = self.leans[self.top - 1];
     }
 
     #[inline]
@@ -316,7 +335,9 @@ impl Evaluator for State {
 
     #[inline]
     fn evaluate(&mut self, pos: &Position) -> i32 {
-        let views = views(self.net.features, pos);
+        let lean = self.leans[self.top];
+        debug_assert_eq!(lean, pieces(pos).map(|(p, sq)| lean_of(p, sq)).sum::<i32>(), "lean at {}", pos.to_fen());
+        let views = views_with(self.net.features, pos, || leans_right_with(lean, pieces(pos)));
         for p in Color::ALL {
             self.ensure(pos, p, views[p.index()]);
         }
