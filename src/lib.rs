@@ -27,6 +27,7 @@ pub mod eval;
 pub mod nnue;
 pub mod notation;
 pub mod protocol;
+pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod strength;

@@ -13,6 +13,7 @@
 pub mod features;
 pub mod network;
 pub mod simd;
+pub mod train;
 
 use crate::board::Position;
 use crate::eval::Evaluator;

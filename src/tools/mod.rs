@@ -13,7 +13,6 @@ pub mod openings;
 pub mod params;
 pub mod pgn;
 pub mod progress;
-pub mod rng;
 pub mod train;
 pub mod tune;
 pub mod wdl;

@@ -204,7 +204,7 @@ mod tests {
     #[test]
     fn recovers_a_known_model() {
         let truth = Model { a: [0.0, 0.0, -100.0, 400.0], b: [0.0, 0.0, 0.0, 120.0] };
-        let mut rng = super::super::rng::Rng::new(5);
+        let mut rng = crate::rng::Rng::new(5);
         let mut samples = Vec::new();
         for _ in 0..40_000 {
             let score = (rng.uniform() as f64 * 1600.0 - 800.0).round();

@@ -1,0 +1,278 @@
+//! Training the evaluation network, in pure Rust: the float model of `nnue::network`, its optimiser, the
+//! training loop and checkpoints. `chuhan train` (tools/train.rs) reads the game files and drives it.
+//!
+//! The float model is the quantised one of `nnue::network` without the integers: each side's accumulator
+//! `b + Σ W[feature]`, SCReLU `clamp(x, 0, 1)²`, a linear output. Its output `o` predicts the side to move's
+//! expected result as `sigmoid(o)`, and the quantised network evaluates `o · SCALE`: SCALE, the evaluation
+//! units per logit, is the one the handcrafted tuner fits to our games (about 445), so that a network's scores
+//! read like the handcrafted evaluation's and the search's margins still fit.
+//!
+//! The target blends the game's result with the search's score: `wdl · result + (1 − wdl) · sigmoid(score /
+//! SCALE)`; the loss is the squared error of the prediction. Mini-batches, AdamW, the learning rate dropped
+//! tenfold for the epochs from 70 % of the run on (epoch index i with 10·i ≥ 7·epochs: the last of 4, the last 3
+//! of 10, none in runs of 1 to 3 epochs). Positions are shuffled by a seeded generator, and each batch is cut into
+//! fixed slices whose gradients are added in order, so the same seed and data give the same network whatever
+//! the thread count. The games are taken in the order of their (seed, number), each once, so the same games give
+//! the same network whatever files hold them in whatever order. Games whose number hashes into the validation
+//! share are held out.
+
+pub mod checkpoint;
+pub mod model;
+pub mod optim;
+pub mod sample;
+
+use crate::nnue::network::Network;
+use crate::rng::Rng;
+use model::SliceGradient;
+pub use model::{Layout, Model};
+pub use optim::Adam;
+use rayon::prelude::*;
+pub use sample::{Encoded, Sample};
+use std::time::Instant;
+
+/// Evaluation units per logit (the handcrafted tuner's 1 / K on the same kind of data).
+pub const SCALE: i32 = 445;
+pub const QA: i16 = 255;
+pub const QB: i32 = 64;
+/// Positions per gradient slice: the unit of parallel work, fixed so that results do not depend on threads.
+const SLICE: usize = 512;
+
+/// A new network's layout when no option says otherwise.
+pub const DEFAULT_LAYOUT: Layout =
+    Layout { features: crate::nnue::features::FeatureSet::KingBuckets, hidden: 512, output_buckets: 8 };
+
+/// Every sample encoded for `layout`, in parallel (order kept).
+pub fn encode_all(samples: Vec<Sample>, layout: Layout) -> Vec<Encoded> {
+    samples.par_iter().map(|s| s.encode(layout.features, layout.output_buckets)).collect()
+}
+
+/// How to train.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    pub wdl: f32,
+    pub seed: u64,
+}
+
+/// Trains `model` on `train`, calling `batch_done(positions)` after each mini-batch and
+/// `report(epoch, model, adam, mean training loss, positions per second)` after each epoch; `start_epoch`
+/// continues a checkpointed run.
+pub fn train(
+    model: &mut Model,
+    adam: &mut Adam,
+    train: &[Encoded],
+    cfg: &TrainConfig,
+    start_epoch: usize,
+    batch_done: impl Fn(usize),
+    mut report: impl FnMut(usize, &Model, &Adam, f64, f64),
+) {
+    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    let mut rng = Rng::new(cfg.seed);
+    let h = model.layout.hidden;
+    let mut grad = vec![0.0f32; model.params()];
+    let mut seen = vec![false; model.layout.rows()];
+    for epoch in 0..cfg.epochs {
+        // Fisher–Yates with the seeded generator (every epoch, so a resumed run shuffles as an unbroken one).
+        for i in (1..order.len()).rev() {
+            order.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+        }
+        if epoch < start_epoch {
+            continue;
+        }
+        let lr = if epoch * 10 >= cfg.epochs * 7 { cfg.lr * 0.1 } else { cfg.lr };
+        let start = Instant::now();
+        let mut total = 0.0;
+        for batch in order.chunks(cfg.batch) {
+            let samples: Vec<&Encoded> = batch.iter().map(|&i| &train[i as usize]).collect();
+            let parts: Vec<SliceGradient> =
+                samples.par_chunks(SLICE).map(|slice| model.gradient(slice, cfg.wdl)).collect();
+            // The slices' gradients added in slice order, so the sums do not depend on the threads.
+            let n1 = model.w1.len();
+            let mut touched = Vec::new();
+            for part in &parts {
+                total += part.loss;
+                for (k, &f) in part.rows.iter().enumerate() {
+                    let f = f as usize;
+                    if !seen[f] {
+                        seen[f] = true;
+                        touched.push(f);
+                    }
+                    for (a, b) in grad[f * h..(f + 1) * h].iter_mut().zip(&part.w1[k * h..(k + 1) * h]) {
+                        *a += b;
+                    }
+                }
+                for (a, b) in grad[n1..].iter_mut().zip(&part.rest) {
+                    *a += b;
+                }
+            }
+            let n = batch.len() as f32;
+            for &f in &touched {
+                grad[f * h..(f + 1) * h].iter_mut().for_each(|g| *g /= n);
+            }
+            grad[n1..].iter_mut().for_each(|g| *g /= n);
+            adam.step(model, &grad, lr);
+            // Back to zero for the next batch: only what was written.
+            for f in touched {
+                seen[f] = false;
+                grad[f * h..(f + 1) * h].fill(0.0);
+            }
+            grad[n1..].fill(0.0);
+            batch_done(batch.len());
+        }
+        let rate = train.len() as f64 / start.elapsed().as_secs_f64().max(1e-9);
+        report(epoch + 1, model, adam, total / train.len().max(1) as f64, rate);
+    }
+}
+
+/// The largest difference, in evaluation units, between the float model and the quantised network.
+pub fn quantisation_error(model: &Model, net: &Network, samples: &[Encoded]) -> f64 {
+    samples
+        .iter()
+        .map(|s| {
+            let float = model.forward(s) as f64 * SCALE as f64;
+            (float - quantised_eval(net, s) as f64).abs()
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The quantised network's evaluation of a sample, as the engine computes it.
+pub(super) fn quantised_eval(net: &Network, s: &Encoded) -> i32 {
+    // The factor plane's inputs are folded into the buckets' rows: the network has only the latter.
+    let inputs = net.features.inputs();
+    let us: Vec<usize> = s.us.iter().map(|&f| f as usize).filter(|&f| f < inputs).collect();
+    let them: Vec<usize> = s.them.iter().map(|&f| f as usize).filter(|&f| f < inputs).collect();
+    crate::nnue::State::evaluate_features(net, &us, &them, s.bucket as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use crate::nnue::features::FeatureSet;
+    use crate::types::{Color, Piece, Square};
+
+    /// Positions from random play, labelled by a material count (what a first network must learn).
+    pub(super) fn synthetic(n: usize) -> Vec<Sample> {
+        let mut out = Vec::new();
+        let mut rng = Rng::new(77);
+        let mut pos = Position::startpos();
+        while out.len() < n {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.ply() > 120 {
+                pos = Position::startpos();
+                continue;
+            }
+            let caps: Vec<_> = moves.iter().copied().filter(|&m| pos.is_capture(m)).collect();
+            let m = if !caps.is_empty() && rng.next_u64().is_multiple_of(2) {
+                caps[(rng.next_u64() % caps.len() as u64) as usize]
+            } else {
+                moves.as_slice()[(rng.next_u64() % moves.len() as u64) as usize]
+            };
+            pos.make_move(m);
+            let material = |c: Color| -> i32 {
+                pos.pieces_of_color(c).map(|(k, _)| [0, 100, 100, 400, 900, 450, 100][k.index()]).sum()
+            };
+            let red = material(Color::Red) - material(Color::Black);
+            let stm = if pos.side_to_move() == Color::Red { red } else { -red };
+            out.push(Sample::from_position(
+                &pos,
+                stm,
+                if red > 0 {
+                    1.0
+                } else if red < 0 {
+                    0.0
+                } else {
+                    0.5
+                },
+            ));
+        }
+        out
+    }
+
+    pub(super) const SMALL: Layout = Layout { features: FeatureSet::KingBuckets, hidden: 32, output_buckets: 2 };
+
+    fn encoded(samples: &[Sample], layout: Layout) -> Vec<Encoded> {
+        encode_all(samples.to_vec(), layout)
+    }
+
+    #[test]
+    fn learns_a_synthetic_target_deterministically() {
+        let data = encoded(&synthetic(3000), SMALL);
+        let cfg = TrainConfig { epochs: 12, batch: 256, lr: 0.01, wdl: 0.0, seed: 3 };
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let mut model = Model::new(SMALL, 3);
+            let mut adam = Adam::new(model.params());
+            let before = model.loss(&data, cfg.wdl);
+            pool.install(|| train(&mut model, &mut adam, &data, &cfg, 0, |_| {}, |_, _, _, _, _| {}));
+            (before, model.loss(&data, cfg.wdl), model)
+        };
+        let (before, after, a) = run(1);
+        assert!(after < before * 0.5, "loss {before} -> {after}");
+        let (_, _, b) = run(2);
+        assert_eq!(a, b, "same seed and data, different thread count: a different network");
+        // Quantised, it evaluates as the float model does, within a tenth of a logit (SCALE is 445 per logit).
+        let net = a.quantise();
+        let err = quantisation_error(&a, &net, &data[..500]);
+        assert!(err < 40.0, "{err}");
+        // And the engine's own accumulators agree with the sample evaluation, on every kind of position.
+        for s in synthetic(200).iter().step_by(7) {
+            let pos = position_of(s);
+            let e = s.encode(SMALL.features, SMALL.output_buckets);
+            assert_eq!(crate::nnue::State::evaluate_full(&net, &pos), quantised_eval(&net, &e), "{}", pos.to_fen());
+        }
+    }
+
+    /// The position a sample was made from (its pieces and side to move).
+    fn position_of(s: &Sample) -> Position {
+        let mut board = [None; 90];
+        for (p, sq) in s.piece_list() {
+            board[sq.index()] = Some(p);
+        }
+        let mut fen = String::new();
+        for rank in (0..10).rev() {
+            let mut empty = 0;
+            for file in 0..9 {
+                match board[Square::new(file, rank).index()] {
+                    Some(p) => {
+                        if empty > 0 {
+                            fen += &empty.to_string();
+                            empty = 0;
+                        }
+                        fen.push(Piece::fen_char(p));
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                fen += &empty.to_string();
+            }
+            if rank > 0 {
+                fen.push('/');
+            }
+        }
+        fen += if s.stm == Color::Red { " w - - 0 1" } else { " b - - 0 1" };
+        Position::from_fen(&fen).unwrap()
+    }
+
+    /// Mirroring twice gives the sample back; king-bucketed inputs of a position and its mirror image are the
+    /// same, so every such network scores them alike.
+    #[test]
+    fn mirrored_samples() {
+        let pos = Position::from_fen(crate::board::perft::reference_fen("pos2")).unwrap();
+        let s = Sample::from_position(&pos, 10, 1.0);
+        assert_ne!(s.mirrored(), s);
+        assert_eq!(s.mirrored().mirrored(), s);
+        let sorted = |mut e: Encoded| {
+            e.us.sort_unstable();
+            e.them.sort_unstable();
+            e
+        };
+        for s in synthetic(500) {
+            let (a, b) = (s.encode(FeatureSet::KingBuckets, 8), s.mirrored().encode(FeatureSet::KingBuckets, 8));
+            assert_eq!(sorted(a), sorted(b));
+        }
+    }
+}

@@ -1,0 +1,315 @@
+//! The float network: its layout, forward and backward passes, growth into a larger layout, quantisation.
+
+use super::sample::Encoded;
+use super::{QA, QB, SCALE};
+use crate::nnue::features::{FeatureSet, PLANE};
+use crate::nnue::network::{Network, MAX_OUTPUT_WEIGHT};
+use crate::rng::Rng;
+use rayon::prelude::*;
+
+/// A network's shape: its inputs, hidden units and output buckets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub features: FeatureSet,
+    pub hidden: usize,
+    pub output_buckets: usize,
+}
+
+impl Layout {
+    /// Whether the float model has a factor plane: a king-bucketed network learns one plane shared by every
+    /// bucket plus each bucket's difference from it, so that every position teaches every bucket what a piece
+    /// on a point is worth and a bucket's own rows need only learn where its king changes that. The shared
+    /// plane is added into each bucket's rows when the network is quantised; the engine never sees it.
+    pub fn factorised(self) -> bool {
+        self.features.buckets() > 1
+    }
+
+    /// Input rows of the float model: the network's inputs and, when factorised, the factor plane.
+    pub fn rows(self) -> usize {
+        self.features.inputs() + if self.factorised() { PLANE } else { 0 }
+    }
+}
+
+/// The float network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    pub layout: Layout,
+    /// `layout.rows()` rows of `hidden`: the network's inputs, then the factor plane if there is one.
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+    /// Per output bucket: side to move's `hidden`, then the other side's.
+    pub w2: Vec<f32>,
+    /// One per output bucket.
+    pub b2: Vec<f32>,
+}
+
+pub(super) fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+#[inline]
+fn screlu(x: f32) -> f32 {
+    x.clamp(0.0, 1.0).powi(2)
+}
+
+/// The largest float output weight: quantised by QB it must fit the SIMD dot product's ±127.
+pub(super) const W2_LIMIT: f32 = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
+
+impl Model {
+    pub fn new(layout: Layout, seed: u64) -> Model {
+        let mut rng = Rng::new(seed);
+        let mut uniform = |r: f32| (rng.uniform() * 2.0 - 1.0) * r;
+        let (h, b) = (layout.hidden, layout.output_buckets);
+        let r1 = 1.0 / (32f32).sqrt();
+        let r2 = 1.0 / (2.0 * h as f32).sqrt();
+        Model {
+            layout,
+            // Factorised, the buckets start equal (their differences 0) and the shared plane random.
+            w1: (0..layout.rows() * h)
+                .map(|i| if layout.factorised() && i < layout.features.inputs() * h { 0.0 } else { uniform(r1) })
+                .collect(),
+            b1: (0..h).map(|_| uniform(r1)).collect(),
+            w2: (0..b * 2 * h).map(|_| uniform(r2)).collect(),
+            b2: vec![0.0; b],
+        }
+    }
+
+    /// The float model a quantised network stands for (each integer over its scale): the start of a
+    /// generation trained on from the last one's weights (`--init`). Quantising it gives the network back.
+    pub fn from_network(net: &Network) -> Result<Model, String> {
+        if (net.qa, net.qb, net.scale) != (QA, QB, SCALE) {
+            return Err(format!(
+                "the network's constants (QA {}, QB {}, SCALE {}) are not the trainer's ({QA}, {QB}, {SCALE})",
+                net.qa, net.qb, net.scale
+            ));
+        }
+        let (qa, qb) = (QA as f32, QB as f32);
+        let layout = Layout { features: net.features, hidden: net.hidden, output_buckets: net.output_buckets };
+        let mut w1: Vec<f32> = net.feature_weights.iter().map(|&w| w as f32 / qa).collect();
+        // The factor plane starts at 0: the buckets' rows hold the whole weights.
+        w1.resize(layout.rows() * net.hidden, 0.0);
+        Ok(Model {
+            layout,
+            w1,
+            b1: net.feature_biases.iter().map(|&w| w as f32 / qa).collect(),
+            w2: net.output_weights.iter().map(|&w| w as f32 / qb).collect(),
+            b2: net.output_biases.iter().map(|&b| b as f32 / (qa * qb)).collect(),
+        })
+    }
+
+    /// This model grown into a larger layout that computes the same function at first: every king bucket
+    /// starts as this model's plane, every output bucket as its output, and the new hidden units have random
+    /// input weights but output weights of zero (so they change nothing until training moves them). The start of
+    /// a bigger network from a smaller shipped one.
+    pub fn widen(&self, to: Layout, seed: u64) -> Result<Model, String> {
+        let from = self.layout;
+        let buckets_fit = |a: usize, b: usize| a == 1 || a == b;
+        if to.hidden < from.hidden
+            || !buckets_fit(from.features.buckets(), to.features.buckets())
+            || !buckets_fit(from.output_buckets, to.output_buckets)
+        {
+            return Err(format!(
+                "cannot grow a {} network of {} hidden units and {} output buckets into a {} one of {} and {}",
+                from.features.name(),
+                from.hidden,
+                from.output_buckets,
+                to.features.name(),
+                to.hidden,
+                to.output_buckets
+            ));
+        }
+        let mut out = Model::new(to, seed);
+        let (h0, h1) = (from.hidden, to.hidden);
+        // Row `src` of this model into row `dst` of the new one (its first h0 columns), or zeros.
+        let mut put = |dst: usize, src: Option<usize>| {
+            let to_row = &mut out.w1[dst * h1..dst * h1 + h0];
+            match src {
+                Some(src) => to_row.copy_from_slice(&self.w1[src * h0..(src + 1) * h0]),
+                None => to_row.fill(0.0),
+            }
+        };
+        let single = from.features.buckets() == 1;
+        for row in 0..to.rows() {
+            let (bucket, f) = (row / PLANE, row % PLANE);
+            let src = match (to.factorised(), bucket == to.features.buckets()) {
+                // Not factorised: a plain network from a plain one, row for row.
+                (false, _) => Some(row),
+                // The shared plane: a single-plane network's rows, or the factorised source's own shared plane.
+                (true, true) => Some(if single { f } else { from.features.inputs() + f }),
+                // A bucket's difference from the shared plane: none yet, or the source's.
+                (true, false) => (!single).then_some(row),
+            };
+            put(row, src);
+        }
+        out.b1[..h0].copy_from_slice(&self.b1);
+        for ob in 0..to.output_buckets {
+            let src = if from.output_buckets == 1 { 0 } else { ob };
+            for half in 0..2 {
+                let dst = &mut out.w2[(ob * 2 + half) * h1..(ob * 2 + half + 1) * h1];
+                dst.fill(0.0);
+                dst[..h0].copy_from_slice(&self.w2[(src * 2 + half) * h0..(src * 2 + half + 1) * h0]);
+            }
+            out.b2[ob] = self.b2[src];
+        }
+        Ok(out)
+    }
+
+    pub(super) fn accumulate(&self, features: &[u32]) -> Vec<f32> {
+        let h = self.layout.hidden;
+        let mut acc = self.b1.clone();
+        for &f in features {
+            let f = f as usize;
+            for (a, w) in acc.iter_mut().zip(&self.w1[f * h..(f + 1) * h]) {
+                *a += w;
+            }
+        }
+        acc
+    }
+
+    /// The output (a logit) for a sample.
+    pub fn forward(&self, s: &Encoded) -> f32 {
+        let h = self.layout.hidden;
+        let w2 = &self.w2[s.bucket as usize * 2 * h..(s.bucket as usize + 1) * 2 * h];
+        let (a, b) = (self.accumulate(&s.us), self.accumulate(&s.them));
+        self.b2[s.bucket as usize] + (0..h).map(|i| screlu(a[i]) * w2[i] + screlu(b[i]) * w2[h + i]).sum::<f32>()
+    }
+
+    pub fn params(&self) -> usize {
+        self.w1.len() + self.b1.len() + self.w2.len() + self.b2.len()
+    }
+
+    /// The loss gradient of `samples` and their summed loss. Only the input rows the samples use are kept
+    /// (a slice touches a few thousand of the king-bucketed network's 15 120 rows).
+    pub(super) fn gradient(&self, samples: &[&Encoded], wdl: f32) -> SliceGradient {
+        let h = self.layout.hidden;
+        let mut out = SliceGradient {
+            slot: vec![u32::MAX; self.layout.rows()],
+            rows: Vec::new(),
+            w1: Vec::new(),
+            rest: vec![0.0; h + self.w2.len() + self.b2.len()],
+            loss: 0.0,
+        };
+        let (gb1, rest) = out.rest.split_at_mut(h);
+        let (gw2, gb2) = rest.split_at_mut(self.w2.len());
+        let mut d_acc = vec![0.0f32; h];
+        for s in samples {
+            let ob = s.bucket as usize;
+            let (w2, gw2) = (&self.w2[ob * 2 * h..(ob + 1) * 2 * h], &mut gw2[ob * 2 * h..(ob + 1) * 2 * h]);
+            let accs = [self.accumulate(&s.us), self.accumulate(&s.them)];
+            let mut o = self.b2[ob];
+            for (k, acc) in accs.iter().enumerate() {
+                o += acc.iter().zip(&w2[k * h..(k + 1) * h]).map(|(&x, w)| screlu(x) * w).sum::<f32>();
+            }
+            let p = sigmoid(o);
+            let target = s.target(wdl);
+            out.loss += ((p - target) as f64).powi(2);
+            let g = 2.0 * (p - target) * p * (1.0 - p);
+            gb2[ob] += g;
+            for (k, (acc, feats)) in accs.iter().zip([&s.us, &s.them]).enumerate() {
+                for i in 0..h {
+                    let x = acc[i];
+                    gw2[k * h + i] += g * screlu(x);
+                    d_acc[i] = if x > 0.0 && x < 1.0 { g * w2[k * h + i] * 2.0 * x } else { 0.0 };
+                    gb1[i] += d_acc[i];
+                }
+                for &f in feats.iter() {
+                    let slot = &mut out.slot[f as usize];
+                    if *slot == u32::MAX {
+                        *slot = out.rows.len() as u32;
+                        out.rows.push(f);
+                        out.w1.resize(out.w1.len() + h, 0.0);
+                    }
+                    let at = *slot as usize * h;
+                    for (gw, d) in out.w1[at..at + h].iter_mut().zip(&d_acc) {
+                        *gw += d;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The mean loss over `samples`.
+    pub fn loss(&self, samples: &[Encoded], wdl: f32) -> f64 {
+        let total: f64 = samples
+            .par_chunks(super::SLICE)
+            .map(|c| c.iter().map(|s| ((sigmoid(self.forward(s)) - s.target(wdl)) as f64).powi(2)).sum::<f64>())
+            .sum();
+        total / samples.len().max(1) as f64
+    }
+
+    /// The quantised network.
+    pub fn quantise(&self) -> Network {
+        let q16 = |x: f32, s: f32| (x * s).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+        let (h, inputs) = (self.layout.hidden, self.layout.features.inputs());
+        // Each bucket's rows plus the shared plane's.
+        let w1 = (0..inputs * h).map(|i| {
+            let shared = if self.layout.factorised() { self.w1[inputs * h + i % (PLANE * h)] } else { 0.0 };
+            self.w1[i] + shared
+        });
+        Network {
+            features: self.layout.features,
+            hidden: self.layout.hidden,
+            output_buckets: self.layout.output_buckets,
+            qa: QA,
+            qb: QB,
+            scale: SCALE,
+            feature_weights: w1.map(|w| q16(w, QA as f32)).collect(),
+            feature_biases: self.b1.iter().map(|&w| q16(w, QA as f32)).collect(),
+            output_weights: self
+                .w2
+                .iter()
+                .map(|&w| q16(w, QB as f32).clamp(-MAX_OUTPUT_WEIGHT, MAX_OUTPUT_WEIGHT))
+                .collect(),
+            output_biases: self.b2.iter().map(|&b| (b * QA as f32 * QB as f32).round() as i32).collect(),
+        }
+    }
+}
+
+/// One slice's gradient: the input rows it touched (`rows`, their gradients in that order in `w1`; `slot` maps
+/// an input to its place there), the rest of the parameters dense (b1, w2, b2) and the summed loss.
+pub(super) struct SliceGradient {
+    slot: Vec<u32>,
+    pub(super) rows: Vec<u32>,
+    pub(super) w1: Vec<f32>,
+    pub(super) rest: Vec<f32>,
+    pub(super) loss: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{synthetic, SMALL};
+    use super::*;
+
+    /// A network read back as a float model quantises to itself: training can go on from a shipped net.
+    #[test]
+    fn a_network_is_a_starting_point() {
+        let net = Model::new(SMALL, 9).quantise();
+        let model = Model::from_network(&net).unwrap();
+        assert_eq!(model.quantise(), net);
+        let mut other = net.clone();
+        other.scale = 400;
+        assert!(Model::from_network(&other).unwrap_err().contains("SCALE 400"));
+    }
+
+    /// A plain network grown into a king-bucketed one with more hidden units and output buckets computes the same
+    /// function on the boards its views do not reflect; it cannot shrink.
+    #[test]
+    fn a_small_network_grows_into_a_larger_layout() {
+        let plain = Layout { features: FeatureSet::Plain, hidden: 16, output_buckets: 1 };
+        let small = Model::new(plain, 4);
+        let big = small.widen(Layout { features: FeatureSet::KingBuckets, hidden: 48, output_buckets: 4 }, 5).unwrap();
+        let mut compared = 0;
+        for s in synthetic(400) {
+            if s.views(FeatureSet::KingBuckets).iter().any(|v| v.mirror) {
+                continue;
+            }
+            let (a, b) =
+                (small.forward(&s.encode(FeatureSet::Plain, 1)), big.forward(&s.encode(FeatureSet::KingBuckets, 4)));
+            assert!((a - b).abs() < 1e-5, "{a} {b}");
+            compared += 1;
+        }
+        assert!(compared > 50, "{compared}");
+        assert!(big.widen(plain, 1).unwrap_err().contains("cannot grow"));
+    }
+}
