@@ -7,8 +7,9 @@ use super::progress::Progress;
 use crate::nnue::features::FeatureSet;
 use crate::nnue::network::{Network, MAX_OUTPUT_BUCKETS};
 use crate::nnue::train::checkpoint::{load_checkpoint, save_checkpoint};
+use crate::nnue::train::TrainConfig;
 use crate::nnue::train::DEFAULT_LAYOUT;
-use crate::nnue::train::{encode_all, quantisation_error, train, Adam, Layout, Model, Sample, TrainConfig};
+use crate::nnue::train::{encode_all, quantisation_error, records, train, Adam, Layout, Loader, Model, Sample};
 use std::time::Instant;
 
 /// The positions of a game worth learning from: past the first `min_ply` plies, not in check, the move
@@ -81,6 +82,10 @@ pub struct TrainArgs {
     /// position and its mirror image alike, so the copies would add nothing)
     #[arg(long)]
     pub mirror: bool,
+    /// Where the training records go (36 bytes a position, streamed from disk every epoch), kept afterwards
+    /// [default: OUT.records, removed at the end]
+    #[arg(long, value_name = "FILE")]
+    pub records: Option<String>,
     /// Write a checkpoint here after every epoch
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<String>,
@@ -149,7 +154,6 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     let layout = model.layout;
 
     let start = Instant::now();
-    let (mut train_set, mut val_set) = (Vec::new(), Vec::new());
     let mut all = Vec::new();
     for path in args.data.iter().flat_map(|d| d.split_whitespace()) {
         all.extend(gamefile::read(path)?);
@@ -159,33 +163,48 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     all.sort_unstable_by_key(|g| (g.seed, g.index));
     all.dedup_by_key(|g| (g.seed, g.index));
     let games = all.len();
-    for g in all {
-        // Held out by a hash of (seed, number), so the split too is the same for the same games.
-        let h = (g.seed ^ g.index.wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_mul(0xff51_afd7_ed55_8ccd) >> 33;
-        let set = if h % 100 < val_percent { &mut val_set } else { &mut train_set };
-        samples_of(&g, min_ply, set)?;
-    }
-    if args.mirror && layout.features == FeatureSet::Plain {
-        let mirrored: Vec<Sample> = train_set.iter().map(Sample::mirrored).collect();
-        train_set.extend(mirrored);
-    } else if args.mirror {
+    let mirror = args.mirror && layout.features == FeatureSet::Plain;
+    if args.mirror && !mirror {
         eprintln!(
             "train: --mirror adds nothing to a {} network (a position and its mirror image are one input); not used",
             layout.features.name()
         );
     }
-    let (train_set, val_set) = pool.install(|| (encode_all(train_set, layout), encode_all(val_set, layout)));
+    // The training positions go to the records file, the held-out ones stay in memory.
+    let records_path = args.records.clone().unwrap_or_else(|| format!("{out}.records"));
+    let mut writer = records::Writer::create(&records_path).map_err(|e| format!("train: {e}"))?;
+    let (mut val_set, mut samples) = (Vec::new(), Vec::new());
+    for g in all {
+        // Held out by a hash of (seed, number), so the split too is the same for the same games.
+        let h = (g.seed ^ g.index.wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_mul(0xff51_afd7_ed55_8ccd) >> 33;
+        if h % 100 < val_percent {
+            samples_of(&g, min_ply, &mut val_set)?;
+            continue;
+        }
+        samples.clear();
+        samples_of(&g, min_ply, &mut samples)?;
+        for s in &samples {
+            writer.push(s)?;
+            if mirror {
+                writer.push(&s.mirrored())?;
+            }
+        }
+    }
+    writer.finish().map_err(|e| format!("train: {records_path}: {e}"))?;
+    let mut loader = Loader::open(&records_path).map_err(|e| format!("train: {e}"))?;
+    let val_set = pool.install(|| encode_all(val_set, layout));
     eprintln!(
-        "train: {games} games, {} training and {} validation positions ({:.1} s to read); a {} network of {} hidden \
-         units and {} output buckets",
-        train_set.len(),
+        "train: {games} games, {} training positions (in {records_path}, {:.0} MB) and {} validation ({:.1} s to \
+         read); a {} network of {} hidden units and {} output buckets",
+        loader.len(),
+        (loader.len() * records::RECORD_BYTES) as f64 / 1e6,
         val_set.len(),
         start.elapsed().as_secs_f64(),
         layout.features.name(),
         layout.hidden,
         layout.output_buckets
     );
-    if train_set.is_empty() {
+    if loader.is_empty() {
         return Err("train: no training positions in the data".into());
     }
     if let (Some(path), 0) = (&args.init, first) {
@@ -193,11 +212,11 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
         eprintln!("train: starting from {path}, validation {val:.6}");
     }
     let checkpoint = args.checkpoint.clone();
-    let bar = Progress::new("train", (cfg.epochs - first.min(cfg.epochs)) as u64 * train_set.len() as u64, args.quiet);
+    let bar = Progress::new("train", (cfg.epochs - first.min(cfg.epochs)) as u64 * loader.len() as u64, args.quiet);
     let began = Instant::now();
-    pool.install(|| {
+    let trained = pool.install(|| {
         let batch_done = |n: usize| bar.inc(n as u64);
-        train(&mut model, &mut adam, &train_set, &cfg, first, batch_done, |epoch, m, a, loss, rate| {
+        train(&mut model, &mut adam, &mut loader, &cfg, first, batch_done, |epoch, m, a, loss, rate| {
             let val = if val_set.is_empty() { f64::NAN } else { m.loss(&val_set, cfg.wdl) };
             let per_epoch = began.elapsed().as_secs_f64() / (epoch - first) as f64;
             let eta = per_epoch * (cfg.epochs - epoch) as f64;
@@ -212,10 +231,13 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
             }
         })
     });
+    if args.records.is_none() {
+        let _ = std::fs::remove_file(&records_path);
+    }
+    trained.map_err(|e| format!("train: {e}"))?;
     let net = model.quantise();
     std::fs::write(&out, net.to_bytes()).map_err(|e| format!("train: {out}: {e}"))?;
-    let check = if val_set.is_empty() { &train_set } else { &val_set };
-    let err = quantisation_error(&model, &net, &check[..check.len().min(20_000)]);
+    let err = quantisation_error(&model, &net, &val_set[..val_set.len().min(20_000)]);
     eprintln!("train: wrote {out}; largest float-vs-quantised difference on validation positions: {err:.1} units");
     Ok(())
 }

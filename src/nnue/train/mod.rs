@@ -1,5 +1,7 @@
 //! Training the evaluation network, in pure Rust: the float model of `nnue::network`, its optimiser, the
-//! training loop and checkpoints. `chuhan train` (tools/train.rs) reads the game files and drives it.
+//! training loop and checkpoints. `chuhan train` (tools/train.rs) reads the game files, writes the training
+//! records once (`records`: 36 bytes a position on disk) and drives it; every epoch streams them back in
+//! shuffled blocks, so the data is bounded by the disk, not by memory.
 //!
 //! The float model is the quantised one of `nnue::network` without the integers: each side's accumulator
 //! `b + Σ W[feature]`, SCReLU `clamp(x, 0, 1)²`, a linear output. Its output `o` predicts the side to move's
@@ -10,7 +12,7 @@
 //! The target blends the game's result with the search's score: `wdl · result + (1 − wdl) · sigmoid(score /
 //! SCALE)`; the loss is the squared error of the prediction. Mini-batches, AdamW, the learning rate dropped
 //! tenfold for the epochs from 70 % of the run on (epoch index i with 10·i ≥ 7·epochs: the last of 4, the last 3
-//! of 10, none in runs of 1 to 3 epochs). Positions are shuffled by a seeded generator, and each batch is cut into
+//! of 10, none in runs of 1 to 3 epochs). Positions are shuffled by a seeded generator (`records::Loader`), and each batch is cut into
 //! fixed slices whose gradients are added in order, so the same seed and data give the same network whatever
 //! the thread count. The games are taken in the order of their (seed, number), each once, so the same games give
 //! the same network whatever files hold them in whatever order. Games whose number hashes into the validation
@@ -19,6 +21,7 @@
 pub mod checkpoint;
 pub mod model;
 pub mod optim;
+pub mod records;
 pub mod sample;
 
 use crate::nnue::network::Network;
@@ -27,6 +30,8 @@ use model::SliceGradient;
 pub use model::{Layout, Model};
 pub use optim::Adam;
 use rayon::prelude::*;
+pub use records::Loader;
+use records::RECORD_BYTES;
 pub use sample::{Encoded, Sample};
 use std::time::Instant;
 
@@ -56,73 +61,101 @@ pub struct TrainConfig {
     pub seed: u64,
 }
 
-/// Trains `model` on `train`, calling `batch_done(positions)` after each mini-batch and
+/// Trains `model` on the records `data` streams, calling `batch_done(positions)` after each mini-batch and
 /// `report(epoch, model, adam, mean training loss, positions per second)` after each epoch; `start_epoch`
-/// continues a checkpointed run.
+/// continues a checkpointed run (the epochs before it draw their shuffles without reading, so a resumed run
+/// sees the batches an unbroken one would).
 pub fn train(
     model: &mut Model,
     adam: &mut Adam,
-    train: &[Encoded],
+    data: &mut Loader,
     cfg: &TrainConfig,
     start_epoch: usize,
     batch_done: impl Fn(usize),
     mut report: impl FnMut(usize, &Model, &Adam, f64, f64),
-) {
-    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+) -> Result<(), String> {
     let mut rng = Rng::new(cfg.seed);
-    let h = model.layout.hidden;
-    let mut grad = vec![0.0f32; model.params()];
-    let mut seen = vec![false; model.layout.rows()];
+    let mut state = StepState { grad: vec![0.0f32; model.params()], seen: vec![false; model.layout.rows()] };
+    let layout = model.layout;
     for epoch in 0..cfg.epochs {
-        // Fisher–Yates with the seeded generator (every epoch, so a resumed run shuffles as an unbroken one).
-        for i in (1..order.len()).rev() {
-            order.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
-        }
         if epoch < start_epoch {
+            data.skip_epoch(&mut rng);
             continue;
         }
         let lr = if epoch * 10 >= cfg.epochs * 7 { cfg.lr * 0.1 } else { cfg.lr };
         let start = Instant::now();
-        let mut total = 0.0;
-        for batch in order.chunks(cfg.batch) {
-            let samples: Vec<&Encoded> = batch.iter().map(|&i| &train[i as usize]).collect();
-            let parts: Vec<SliceGradient> =
-                samples.par_chunks(SLICE).map(|slice| model.gradient(slice, cfg.wdl)).collect();
-            // The slices' gradients added in slice order, so the sums do not depend on the threads.
-            let n1 = model.w1.len();
-            let mut touched = Vec::new();
-            for part in &parts {
-                total += part.loss;
-                for (k, &f) in part.rows.iter().enumerate() {
-                    let f = f as usize;
-                    if !seen[f] {
-                        seen[f] = true;
-                        touched.push(f);
+        let (mut total, mut failure) = (0.0, None);
+        data.epoch(&mut rng, |raw| {
+            for batch in raw.chunks(cfg.batch * RECORD_BYTES) {
+                // Decoded and encoded per batch, in parallel: the records stay on disk.
+                let encoded: Result<Vec<Encoded>, String> = batch
+                    .par_chunks(RECORD_BYTES)
+                    .map(|r| records::decode(r).map(|s| s.encode(layout.features, layout.output_buckets)))
+                    .collect();
+                match encoded {
+                    Ok(e) => {
+                        let refs: Vec<&Encoded> = e.iter().collect();
+                        total += state.step(model, adam, &refs, cfg.wdl, lr);
+                        batch_done(refs.len());
                     }
-                    for (a, b) in grad[f * h..(f + 1) * h].iter_mut().zip(&part.w1[k * h..(k + 1) * h]) {
-                        *a += b;
-                    }
+                    Err(err) => failure = Some(err),
                 }
-                for (a, b) in grad[n1..].iter_mut().zip(&part.rest) {
+            }
+        })?;
+        if let Some(err) = failure {
+            return Err(err);
+        }
+        let rate = data.len() as f64 / start.elapsed().as_secs_f64().max(1e-9);
+        report(epoch + 1, model, adam, total / data.len().max(1) as f64, rate);
+    }
+    Ok(())
+}
+
+/// The gradient buffer and which of its input rows hold something, kept across batches.
+struct StepState {
+    grad: Vec<f32>,
+    seen: Vec<bool>,
+}
+
+impl StepState {
+    /// One mini-batch: the gradient, in fixed slices added in order, then an Adam step; the summed loss.
+    fn step(&mut self, model: &mut Model, adam: &mut Adam, batch: &[&Encoded], wdl: f32, lr: f32) -> f64 {
+        let h = model.layout.hidden;
+        let (grad, seen) = (&mut self.grad, &mut self.seen);
+        let parts: Vec<SliceGradient> = batch.par_chunks(SLICE).map(|slice| model.gradient(slice, wdl)).collect();
+        // The slices' gradients added in slice order, so the sums do not depend on the threads.
+        let n1 = model.w1.len();
+        let mut touched = Vec::new();
+        let mut loss = 0.0;
+        for part in &parts {
+            loss += part.loss;
+            for (k, &f) in part.rows.iter().enumerate() {
+                let f = f as usize;
+                if !seen[f] {
+                    seen[f] = true;
+                    touched.push(f);
+                }
+                for (a, b) in grad[f * h..(f + 1) * h].iter_mut().zip(&part.w1[k * h..(k + 1) * h]) {
                     *a += b;
                 }
             }
-            let n = batch.len() as f32;
-            for &f in &touched {
-                grad[f * h..(f + 1) * h].iter_mut().for_each(|g| *g /= n);
+            for (a, b) in grad[n1..].iter_mut().zip(&part.rest) {
+                *a += b;
             }
-            grad[n1..].iter_mut().for_each(|g| *g /= n);
-            adam.step(model, &grad, lr);
-            // Back to zero for the next batch: only what was written.
-            for f in touched {
-                seen[f] = false;
-                grad[f * h..(f + 1) * h].fill(0.0);
-            }
-            grad[n1..].fill(0.0);
-            batch_done(batch.len());
         }
-        let rate = train.len() as f64 / start.elapsed().as_secs_f64().max(1e-9);
-        report(epoch + 1, model, adam, total / train.len().max(1) as f64, rate);
+        let n = batch.len() as f32;
+        for &f in &touched {
+            grad[f * h..(f + 1) * h].iter_mut().for_each(|g| *g /= n);
+        }
+        grad[n1..].iter_mut().for_each(|g| *g /= n);
+        adam.step(model, grad, lr);
+        // Back to zero for the next batch: only what was written.
+        for f in touched {
+            seen[f] = false;
+            grad[f * h..(f + 1) * h].fill(0.0);
+        }
+        grad[n1..].fill(0.0);
+        loss
     }
 }
 
@@ -199,20 +232,57 @@ mod tests {
 
     #[test]
     fn learns_a_synthetic_target_deterministically() {
-        let data = encoded(&synthetic(3000), SMALL);
+        let samples = synthetic(3000);
+        let data = encoded(&samples, SMALL);
+        let path = std::env::temp_dir().join(format!("chuhan-train-{}.records", std::process::id()));
+        let path = path.to_str().unwrap();
+        let mut w = records::Writer::create(path).unwrap();
+        for s in &samples {
+            w.push(s).unwrap();
+        }
+        w.finish().unwrap();
         let cfg = TrainConfig { epochs: 12, batch: 256, lr: 0.01, wdl: 0.0, seed: 3 };
-        let run = |threads: usize| {
+        let run = |threads: usize, stop_after: Option<usize>| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             let mut model = Model::new(SMALL, 3);
             let mut adam = Adam::new(model.params());
             let before = model.loss(&data, cfg.wdl);
-            pool.install(|| train(&mut model, &mut adam, &data, &cfg, 0, |_| {}, |_, _, _, _, _| {}));
+            let mut loader = Loader::open(path).unwrap();
+            // A run stopped after some epoch (its checkpoint: the model and Adam) and resumed from there.
+            let mut first = 0;
+            if let Some(k) = stop_after {
+                let part = TrainConfig { epochs: cfg.epochs, ..cfg.clone() };
+                let mut saved = None;
+                pool.install(|| {
+                    train(
+                        &mut model,
+                        &mut adam,
+                        &mut loader,
+                        &part,
+                        0,
+                        |_| {},
+                        |e, m, a, _, _| {
+                            if e == k {
+                                saved = Some((m.clone(), a.clone()));
+                            }
+                        },
+                    )
+                })
+                .unwrap();
+                (model, adam) = saved.unwrap();
+                first = k;
+            }
+            pool.install(|| train(&mut model, &mut adam, &mut loader, &cfg, first, |_| {}, |_, _, _, _, _| {}))
+                .unwrap();
             (before, model.loss(&data, cfg.wdl), model)
         };
-        let (before, after, a) = run(1);
+        let (before, after, a) = run(1, None);
         assert!(after < before * 0.5, "loss {before} -> {after}");
-        let (_, _, b) = run(2);
+        let (_, _, b) = run(2, None);
         assert_eq!(a, b, "same seed and data, different thread count: a different network");
+        let (_, _, c) = run(2, Some(5));
+        assert_eq!(a, c, "a run resumed after epoch 5: a different network");
+        let _ = std::fs::remove_file(path);
         // Quantised, it evaluates as the float model does, within a tenth of a logit (SCALE is 445 per logit).
         let net = a.quantise();
         let err = quantisation_error(&a, &net, &data[..500]);
