@@ -40,7 +40,9 @@ pub const SCALE: i32 = 445;
 pub const QA: i16 = 255;
 pub const QB: i32 = 64;
 /// Positions per gradient slice: the unit of parallel work, fixed so that results do not depend on threads.
-const SLICE: usize = 512;
+const SLICE: usize = 1024;
+/// Input rows per parallel piece of the slices' merge.
+const MERGE_ROWS: usize = 512;
 
 /// A new network's layout when no option says otherwise.
 pub const DEFAULT_LAYOUT: Layout =
@@ -123,26 +125,39 @@ impl StepState {
         let h = model.layout.hidden;
         let (grad, seen) = (&mut self.grad, &mut self.seen);
         let parts: Vec<SliceGradient> = batch.par_chunks(SLICE).map(|slice| model.gradient(slice, wdl)).collect();
-        // The slices' gradients added in slice order, so the sums do not depend on the threads.
+        // The slices' gradients added in slice order, so the sums do not depend on the threads; the input rows
+        // in parallel, each thread a range of rows.
         let n1 = model.w1.len();
         let mut touched = Vec::new();
         let mut loss = 0.0;
         for part in &parts {
             loss += part.loss;
-            for (k, &f) in part.rows.iter().enumerate() {
+            for &f in &part.rows {
                 let f = f as usize;
                 if !seen[f] {
                     seen[f] = true;
                     touched.push(f);
-                }
-                for (a, b) in grad[f * h..(f + 1) * h].iter_mut().zip(&part.w1[k * h..(k + 1) * h]) {
-                    *a += b;
                 }
             }
             for (a, b) in grad[n1..].iter_mut().zip(&part.rest) {
                 *a += b;
             }
         }
+        grad[..n1].par_chunks_mut(MERGE_ROWS * h).enumerate().for_each(|(c, rows)| {
+            let lo = c * MERGE_ROWS;
+            let hi = lo + rows.len() / h;
+            for part in &parts {
+                for (k, &f) in part.rows.iter().enumerate() {
+                    let f = f as usize;
+                    if (lo..hi).contains(&f) {
+                        let row = &mut rows[(f - lo) * h..(f - lo + 1) * h];
+                        for (a, b) in row.iter_mut().zip(&part.w1[k * h..(k + 1) * h]) {
+                            *a += b;
+                        }
+                    }
+                }
+            }
+        });
         let n = batch.len() as f32;
         for &f in &touched {
             grad[f * h..(f + 1) * h].iter_mut().for_each(|g| *g /= n);
