@@ -215,6 +215,12 @@ impl Position {
         self.board[index]
     }
 
+    /// Every point's slot (see [`Position::slot_at`]), in point order: a whole board to compare at once.
+    #[inline]
+    pub fn slots(&self) -> &[u8] {
+        &self.board[..90]
+    }
+
     /// The identity of the piece on `sq` (a number in 16..48 that stays with the piece while it moves), or 0.
     #[inline]
     pub fn slot_at(&self, sq: Square) -> u8 {

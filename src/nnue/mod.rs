@@ -103,8 +103,8 @@ struct Delta {
     captured: Option<Piece>,
 }
 
-/// One accumulator per (perspective, view) and the board it was computed for: a piece code per point (0 empty,
-/// the piece's index + 1).
+/// One accumulator per (perspective, view) and the board it was computed for: each point's slot
+/// (`Position::slots`, 0 empty), which names the piece on it.
 struct RefreshCache {
     acc: Vec<i16>,
     boards: Vec<[u8; 90]>,
@@ -274,19 +274,26 @@ impl State {
         let (net, h) = (&*self.net, self.net.hidden);
         let slot = RefreshCache::slot(net, p, view);
         let board = &mut self.cache.boards[slot];
+        let now = pos.slots();
         // At most 32 pieces leave and 32 arrive.
         let (mut add, mut sub) = (ArrayVec::<&[i16], 64>::new(), ArrayVec::<&[i16], 64>::new());
-        for sq in Square::all() {
-            let now = pos.piece_at(sq).map_or(0, |pc| pc.index() as u8 + 1);
-            let was = board[sq.index()];
-            if now != was {
-                if was != 0 {
-                    sub.push(net.row(index(view, p, Piece::from_index(was as usize - 1), sq)));
+        // Eight points at a time: most of the board is as the entry left it.
+        for (k, (was8, now8)) in board.chunks_mut(8).zip(now.chunks(8)).enumerate() {
+            if was8 == now8 {
+                continue;
+            }
+            for (i, (was, &now)) in was8.iter_mut().zip(now8).enumerate() {
+                if *was == now {
+                    continue;
                 }
-                if now != 0 {
-                    add.push(net.row(index(view, p, Piece::from_index(now as usize - 1), sq)));
+                let sq = Square::from_index(k * 8 + i);
+                if let Some(pc) = Position::slot_piece(*was) {
+                    sub.push(net.row(index(view, p, pc, sq)));
                 }
-                board[sq.index()] = now;
+                if let Some(pc) = Position::slot_piece(now) {
+                    add.push(net.row(index(view, p, pc, sq)));
+                }
+                *was = now;
             }
         }
         let at = (2 * self.top + p.index()) * h;
