@@ -456,10 +456,12 @@ fn mirror_helpers() {
 
 // ----- C1(b) amended 2026-12-04: chases through a series of checks (连续照将) ------------------------------------
 
-/// The label of `mv` in `fen`, checked to be the same (kind and number of victims) with colours exchanged and
-/// reflected left to right.
+/// The label of `mv` in `fen`, checked to be the same (kind and number of victims) with colours exchanged, reflected
+/// left to right, and under the Asian rule set's options (which only switch 杀 off).
 fn label_everywhere(fen: &str, mv: &str, opts: ClassifyOptions) -> Label {
     let l = label_with(fen, mv, opts);
+    let asian = ClassifyOptions { kill_depth: Rules::with_set(RuleSet::Asian).classify_options().kill_depth, ..opts };
+    assert_eq!(label_with(fen, mv, asian), l, "{fen} {mv} with the Asian rules' options");
     for (f, m) in [flip_colors(fen, mv), mirror_files(fen, mv)] {
         let other = label_with(&f, &m, opts);
         assert_eq!(std::mem::discriminant(&other), std::mem::discriminant(&l), "{f} {m}: {other:?}, not {l:?}");
