@@ -199,10 +199,15 @@ mod tests {
     use super::*;
     use crate::board::Position;
     use crate::nnue::features::FeatureSet;
-    use crate::types::{Color, Piece, Square};
+    use crate::types::Color;
 
     /// Positions from random play, labelled by a material count (what a first network must learn).
     pub(super) fn synthetic(n: usize) -> Vec<Sample> {
+        synthetic_positions(n).into_iter().map(|(_, s)| s).collect()
+    }
+
+    /// The same, each sample with the position it was made from.
+    fn synthetic_positions(n: usize) -> Vec<(Position, Sample)> {
         let mut out = Vec::new();
         let mut rng = Rng::new(77);
         let mut pos = Position::startpos();
@@ -224,17 +229,14 @@ mod tests {
             };
             let red = material(Color::Red) - material(Color::Black);
             let stm = if pos.side_to_move() == Color::Red { red } else { -red };
-            out.push(Sample::from_position(
-                &pos,
-                stm,
-                if red > 0 {
-                    1.0
-                } else if red < 0 {
-                    0.0
-                } else {
-                    0.5
-                },
-            ));
+            let result = if red > 0 {
+                1.0
+            } else if red < 0 {
+                0.0
+            } else {
+                0.5
+            };
+            out.push((pos.clone(), Sample::from_position(&pos, stm, result)));
         }
         out
     }
@@ -303,43 +305,10 @@ mod tests {
         let err = quantisation_error(&a, &net, &data[..500]);
         assert!(err < 40.0, "{err}");
         // And the engine's own accumulators agree with the sample evaluation, on every kind of position.
-        for s in synthetic(200).iter().step_by(7) {
-            let pos = position_of(s);
+        for (pos, s) in synthetic_positions(200).iter().step_by(7) {
             let e = s.encode(SMALL.features, SMALL.output_buckets);
-            assert_eq!(crate::nnue::State::evaluate_full(&net, &pos), quantised_eval(&net, &e), "{}", pos.to_fen());
+            assert_eq!(crate::nnue::State::evaluate_full(&net, pos), quantised_eval(&net, &e), "{}", pos.to_fen());
         }
-    }
-
-    /// The position a sample was made from (its pieces and side to move).
-    fn position_of(s: &Sample) -> Position {
-        let mut board = [None; 90];
-        for (p, sq) in s.piece_list() {
-            board[sq.index()] = Some(p);
-        }
-        let mut fen = String::new();
-        for rank in (0..10).rev() {
-            let mut empty = 0;
-            for file in 0..9 {
-                match board[Square::new(file, rank).index()] {
-                    Some(p) => {
-                        if empty > 0 {
-                            fen += &empty.to_string();
-                            empty = 0;
-                        }
-                        fen.push(Piece::fen_char(p));
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                fen += &empty.to_string();
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
-        fen += if s.stm == Color::Red { " w - - 0 1" } else { " b - - 0 1" };
-        Position::from_fen(&fen).unwrap()
     }
 
     /// Mirroring twice gives the sample back; king-bucketed inputs of a position and its mirror image are the
