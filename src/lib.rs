@@ -6,15 +6,17 @@
 //! - `rules`: the game's end (mate, stalemate, natural limit, material) and the repetition referee;
 //! - `eval`: the evaluations behind the search's `Evaluator` interface (the handcrafted one in `eval::hce`);
 //! - `nnue`: the evaluation network (inference, accumulators, the network file, SIMD);
-//! - `search`: iterative deepening, alpha-beta, quiescence, move ordering, histories, tunable parameters;
-//! - `tt`: the shared transposition table; `time`: the time manager;
+//! - `search`: iterative deepening, alpha-beta, quiescence, move ordering, histories, time management, tunable
+//!   parameters;
+//! - `tt`: the shared transposition table;
 //! - `wdl`: what a score means in games (win/draw/loss chances, fitted to our self-play);
 //! - `notation`: moves for people (ICCS, Chinese, WXF);
 //! - `protocol`: the UCCI and UCI loop; `bench`: the fixed search that signs every change;
 //! - `book`: opening books in ElephantEye's format; `strength`: the skill levels and their measured Elo.
 //!
 //! `tools` holds the command-line utilities (`perft`, `judge`, `analyze`, `annotate`, `match`, `datagen`, …). They
-//! build on the core; nothing in the core imports them.
+//! build on the core; nothing in the core imports them, and no module imports one that imports it (checked by
+//! `tests/layering.rs`).
 
 // `unsafe` lives in two places, each block with its proof beside it: the cache prefetch in `tt.rs`, and the
 // network's AVX2 loops in `nnue/simd.rs` (checked bit for bit against the portable ones by a test).
@@ -31,7 +33,6 @@ pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod strength;
-pub mod time;
 pub mod tools;
 pub mod tt;
 pub mod types;

@@ -268,8 +268,8 @@ fn params_subcommand() {
 }
 
 /// Games of a data file, sorted by (seed, index).
-fn games_in(path: &std::path::Path) -> Vec<chuhan::tools::gamefile::Game> {
-    let mut g = chuhan::tools::gamefile::read(path.to_str().unwrap()).unwrap();
+fn games_in(path: &std::path::Path) -> Vec<chuhan::tools::xqg::Game> {
+    let mut g = chuhan::tools::xqg::read(path.to_str().unwrap()).unwrap();
     g.sort_by_key(|g| (g.seed, g.index));
     g
 }

@@ -7,13 +7,13 @@
 pub mod history;
 pub mod movepick;
 pub mod params;
+pub mod time;
 
 use crate::board::Position;
 use crate::eval::{hce, EvalKind, Evaluator};
 use crate::nnue::{self, Network};
 use crate::rules::repetition::{judge_for_side_to_move, occurrences, previous_occurrence, Outcome};
 use crate::rules::{final_repetition_outcome, natural_limit_count, Rules};
-use crate::time::Allocation;
 use crate::tt::{Bound, TranspositionTable};
 use crate::types::{Color, Move, MoveList, Piece, PieceType};
 use history::{CorrectionSlots, Histories, PieceTo};
@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::time::Instant;
+use time::Allocation;
 
 pub const MATE: i32 = 32000;
 pub const INF: i32 = 32500;

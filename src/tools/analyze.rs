@@ -1,6 +1,6 @@
 //! `chuhan analyze`: a board diagram, live search progress and principal variations in both notations.
 
-use super::cli::{in_range, PositionArgs, SearchArgs};
+use super::args::{in_range, PositionArgs, SearchArgs};
 use crate::board::Position;
 use crate::notation::{to_chinese, Script};
 use crate::search::{self, mate_moves, Info, Listener, Shared};
@@ -119,7 +119,7 @@ impl Listener for Printer {
 /// The position of a game file (PGN in any encoding, or XQF): game `number`, after `ply` moves (all of them
 /// when `None`).
 fn game_position(path: &str, number: usize, ply: Option<String>) -> Result<crate::board::Position, String> {
-    let games = super::pgn::read_file(std::path::Path::new(path)).map_err(|e| format!("analyze: {e}"))?;
+    let games = super::records::read_file(std::path::Path::new(path)).map_err(|e| format!("analyze: {e}"))?;
     let g =
         games.get(number - 1).ok_or_else(|| format!("analyze: '{path}' has {} game(s), not {number}", games.len()))?;
     let ply = match ply {

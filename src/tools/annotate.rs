@@ -9,9 +9,10 @@
 //! move" (`!`) when the second-best move loses at least [`ONLY_MOVE`]; a move is "forced" when it is the only
 //! legal one, and "book" while the game follows a line of the built-in opening set from the standard start.
 
-use super::cli::{in_range, SearchArgs};
+use super::args::{in_range, SearchArgs};
+use super::openings;
 use super::progress::Progress;
-use super::{openings, pgn};
+use super::records::{self, pgn};
 use crate::board::Position;
 use crate::notation::{parse_iccs, to_chinese, to_wxf, Script};
 use crate::rules::{game_state, judge_game, GameResult, Reason, Rules};
@@ -262,7 +263,7 @@ fn analyse(pos: &Position, args: &SearchArgs, settings: &search::Settings, share
 
 /// `chuhan annotate`
 pub fn run(args: AnnotateArgs) -> Result<(), String> {
-    let games = pgn::read_file(std::path::Path::new(&args.file)).map_err(|e| format!("annotate: {e}"))?;
+    let games = records::read_file(std::path::Path::new(&args.file)).map_err(|e| format!("annotate: {e}"))?;
     let g = games
         .get(args.game - 1)
         .ok_or_else(|| format!("annotate: '{}' has {} game(s), not {}", args.file, games.len(), args.game))?;

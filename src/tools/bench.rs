@@ -2,8 +2,8 @@
 //! line. The signature quoted in commits is the default one (`chuhan bench`: the default evaluation, the
 //! built-in network; `--eval hce` gives the handcrafted evaluation's).
 
-use super::cli::{in_range, EvalArgs};
-use crate::bench::{run, DEFAULT_DEPTH};
+use super::args::{in_range, EvalArgs};
+use crate::bench::DEFAULT_DEPTH;
 use crate::search::Settings;
 
 #[derive(clap::Args, Debug)]
@@ -16,10 +16,10 @@ pub struct BenchArgs {
     pub eval: EvalArgs,
 }
 
-pub fn cli(args: BenchArgs) -> Result<(), String> {
+pub fn run(args: BenchArgs) -> Result<(), String> {
     let (eval, network) = args.eval.resolve().map_err(|e| format!("bench: {e}"))?;
     let settings = Settings { eval, network, ..Settings::default() };
-    let (nodes, nps) = run(args.depth, true, &settings);
+    let (nodes, nps) = crate::bench::run(args.depth, true, &settings);
     println!("Bench: {nodes} nodes {nps} nps");
     Ok(())
 }

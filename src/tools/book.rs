@@ -1,9 +1,9 @@
 //! `chuhan book build` and `chuhan book show`: opening books in ElephantEye's format ([`crate::book`]) made from
 //! a user's game collection, and a position's book moves listed.
 
-use super::cli::{in_range, PositionArgs};
-use super::pgn;
+use super::args::{in_range, PositionArgs};
 use super::progress::Progress;
+use super::records;
 use crate::book::{encode_move, lock, mirror_move, Book, Record};
 use crate::notation::{to_chinese, Script};
 use crate::types::Color;
@@ -77,13 +77,13 @@ struct Tally {
 /// position is stored in whichever of its two mirror forms has the smaller lock, so that both wings' games add
 /// up (ElephantEye merges them the same way; its lookup tries both forms).
 fn build(args: BuildArgs) -> Result<(), String> {
-    let files = super::judge::game_files(&args.pgn)?;
+    let files = super::records::game_files(&args.pgn).map_err(|e| format!("book: {e}"))?;
     let mut tally: HashMap<(u32, u16), Tally> = HashMap::new();
     let (mut games, mut skipped) = (0, 0);
     let bar = Progress::new("book", files.len() as u64, args.quiet);
     for path in &files {
         bar.inc(1);
-        let parsed = match pgn::read_file(path) {
+        let parsed = match records::read_file(path) {
             Ok(g) => g,
             Err(e) => {
                 bar.println(&format!("book: skipping {}: {e}", path.display()));

@@ -7,7 +7,7 @@
 //! sure (beyond ±2000 for eight plies: a win; within ±10 for twelve plies after ply 80: a draw) or after 300
 //! plies (a draw).
 //!
-//! The default output is the binary game file (`gamefile`): chunks of whole games, appended as games finish.
+//! The default output is the binary game file (`xqg`): chunks of whole games, appended as games finish.
 //! A killed run leaves at most a half-written chunk, which the next run with the same `--out` cuts off before
 //! it plays the games that are missing, so no game is lost or written twice. `--shard K/N` plays the games
 //! whose index is K modulo N: N processes (or machines) with the same seed make disjoint parts of one data set,
@@ -16,10 +16,10 @@
 //! `--text` writes the tuner's format instead, one quiet position a line (`FEN | result | score`, both from
 //! Red's side: not in check, best move not a capture, no mate score), appended and not resumable.
 
-use super::cli::{in_range, EvalArgs};
-use super::gamefile::{self, Game};
+use super::args::{in_range, EvalArgs};
 use super::openings;
 use super::progress::Progress;
+use super::xqg::{self, Game};
 use crate::eval::EvalKind;
 use crate::nnue::Network;
 use crate::rng::Rng;
@@ -143,7 +143,7 @@ fn parse_shard(s: &str) -> Result<(u64, u64), String> {
 /// Where the output stands: the games already in a game file (cut back to its intact chunks).
 fn resume(path: &str) -> Result<HashSet<(u64, u64)>, String> {
     let Ok(bytes) = std::fs::read(path) else { return Ok(HashSet::new()) };
-    let c = gamefile::decode(&bytes);
+    let c = xqg::decode(&bytes);
     if let Some(d) = &c.damage {
         eprintln!("datagen: {path}: {d}; cutting the file back to its {} intact games", c.games.len());
         let f = std::fs::OpenOptions::new().write(true).open(path).map_err(|e| format!("datagen: {path}: {e}"))?;
@@ -270,7 +270,7 @@ pub fn run(args: DatagenArgs) -> Result<(), String> {
         let bytes = if text {
             pending.iter().map(text_lines).collect::<String>().into_bytes()
         } else {
-            gamefile::encode_chunk(cfg.seed, cfg.nodes.min(u32::MAX as u64) as u32, pending)
+            xqg::encode_chunk(cfg.seed, cfg.nodes.min(u32::MAX as u64) as u32, pending)
         };
         file.write_all(&bytes)?;
         file.sync_data()?;
@@ -317,10 +317,10 @@ fn merge(args: MergeArgs) -> Result<(), String> {
     let mut bytes = Vec::new();
     let mut total = 0;
     for input in &inputs {
-        let games: Vec<Game> = gamefile::read(input)?.into_iter().filter(|g| seen.insert((g.seed, g.index))).collect();
+        let games: Vec<Game> = xqg::read(input)?.into_iter().filter(|g| seen.insert((g.seed, g.index))).collect();
         total += games.len();
         for chunk in games.chunk_by(|a, b| a.seed == b.seed) {
-            bytes.extend(gamefile::encode_chunk(chunk[0].seed, 0, chunk));
+            bytes.extend(xqg::encode_chunk(chunk[0].seed, 0, chunk));
         }
     }
     std::fs::write(&path, bytes).map_err(|e| format!("datagen merge: {path}: {e}"))?;

@@ -1,7 +1,7 @@
 //! `chuhan judge`: the referee at the command line.
 
-use super::cli::{in_range, rule_set, PositionArgs};
-use super::pgn;
+use super::args::{in_range, rule_set, PositionArgs};
+use super::records;
 use crate::board::Position;
 use crate::notation::{to_chinese, Script};
 use crate::rules::classify::Label;
@@ -167,37 +167,6 @@ pub fn report_json(j: &Judged, rules: &Rules) -> VerdictJson {
     }
 }
 
-/// The game files under `paths`: files as given, directories searched (recursively) for `.pgn` and `.xqf`
-/// files.
-pub fn game_files(paths: &[String]) -> Result<Vec<std::path::PathBuf>, String> {
-    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), String> {
-        let mut entries: Vec<_> = std::fs::read_dir(dir)
-            .map_err(|e| format!("judge: cannot read '{}': {e}", dir.display()))?
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .collect();
-        entries.sort();
-        for p in entries {
-            if p.is_dir() {
-                walk(&p, out)?;
-            } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn") || e.eq_ignore_ascii_case("xqf")) {
-                out.push(p);
-            }
-        }
-        Ok(())
-    }
-    let mut out = Vec::new();
-    for p in paths {
-        let path = std::path::PathBuf::from(p);
-        if path.is_dir() {
-            walk(&path, &mut out)?;
-        } else {
-            out.push(path);
-        }
-    }
-    Ok(out)
-}
-
 /// One game to judge: where it comes from, its tags, and its start and moves (or why it cannot be read).
 struct Entry {
     source: String,
@@ -263,10 +232,10 @@ pub fn run(args: JudgeArgs) -> Result<(), String> {
     let mut entries = Vec::new();
     let from_files = !args.pgn.is_empty();
     if from_files {
-        let files = game_files(&args.pgn)?;
+        let files = records::game_files(&args.pgn).map_err(|e| format!("judge: {e}"))?;
         let single = files.len() == 1;
         for path in files {
-            let parsed = match pgn::read_file(&path) {
+            let parsed = match records::read_file(&path) {
                 Ok(games) => games,
                 Err(e) if single => return Err(format!("judge: {e}")),
                 Err(e) => {

@@ -1,9 +1,9 @@
 //! `chuhan train`: the command line of `nnue::train`. It reads the game files (`chuhan datagen`), holds out a
 //! share of the games for validation by a hash of their (seed, number), and trains.
 
-use super::cli::in_range;
-use super::gamefile;
+use super::args::in_range;
 use super::progress::Progress;
+use super::xqg;
 use crate::nnue::features::FeatureSet;
 use crate::nnue::network::{Network, MAX_OUTPUT_BUCKETS};
 use crate::nnue::train::checkpoint::{load_checkpoint, save_checkpoint};
@@ -14,7 +14,7 @@ use std::time::Instant;
 
 /// The positions of a game worth learning from: past the first `min_ply` plies, not in check, the move
 /// played not a capture, the score not a mate or a won game.
-pub fn samples_of(game: &gamefile::Game, min_ply: usize, out: &mut Vec<Sample>) -> Result<(), String> {
+pub fn samples_of(game: &xqg::Game, min_ply: usize, out: &mut Vec<Sample>) -> Result<(), String> {
     let red = game.result_for_red();
     let mut ply = 0;
     game.replay(|pos, m, score| {
@@ -156,7 +156,7 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     let start = Instant::now();
     let mut all = Vec::new();
     for path in args.data.iter().flat_map(|d| d.split_whitespace()) {
-        all.extend(gamefile::read(path)?);
+        all.extend(xqg::read(path)?);
     }
     // The same games make the same network whatever order the files and their chunks are in (datagen's threads
     // write games as they finish, so two runs of one command order them differently): by (seed, number), once.

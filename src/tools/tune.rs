@@ -12,7 +12,7 @@
 //! against the results, so that runs with different `L` compare; where the data has scores, the held-out
 //! error against them is shown as well (at the same K, `--k`, it compares across starting weights).
 
-use super::cli::in_range;
+use super::args::in_range;
 use crate::board::Position;
 use crate::eval::hce::params::{s, Score, GROUPS, MATERIAL, NUM_WEIGHTS, PHASE_MAX};
 use crate::eval::hce::trace;

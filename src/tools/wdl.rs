@@ -4,8 +4,8 @@
 //! search's score, the material, and how the game ended for the side to move. The eight coefficients are fitted
 //! by maximum likelihood (Adam on the mean log-loss of the three outcomes), from a start of a = 350, b = 150.
 
-use super::cli::in_range;
-use super::gamefile;
+use super::args::in_range;
+use super::xqg;
 use crate::search::MATE_BOUND;
 use crate::wdl::{material, Model, MATERIAL_START};
 use rayon::prelude::*;
@@ -123,7 +123,7 @@ pub fn run(args: WdlArgs) -> Result<(), String> {
     let mut all = Vec::new();
     let mut games = 0;
     for path in args.data.iter().flat_map(|d| d.split_whitespace()) {
-        for g in gamefile::read(path)? {
+        for g in xqg::read(path)? {
             games += 1;
             let red = g.result;
             let mut ply = 0;

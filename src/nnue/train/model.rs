@@ -1,6 +1,6 @@
 //! The float network: its layout, forward and backward passes, growth into a larger layout, quantisation.
 
-use super::sample::Encoded;
+use super::sample::{sigmoid, Encoded};
 use super::{QA, QB, SCALE};
 use crate::nnue::features::{FeatureSet, PLANE};
 use crate::nnue::network::{Network, MAX_OUTPUT_WEIGHT};
@@ -41,10 +41,6 @@ pub struct Model {
     pub w2: Vec<f32>,
     /// One per output bucket.
     pub b2: Vec<f32>,
-}
-
-pub(super) fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 #[inline]

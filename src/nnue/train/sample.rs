@@ -1,12 +1,16 @@
 //! Training positions: what a game gives (`Sample`) and what a network of one layout reads of it (`Encoded`).
 
-use super::model::sigmoid;
 use super::SCALE;
 use crate::board::Position;
 use crate::nnue::features::{index, leans_right, FeatureSet, View, PLANE};
 use crate::nnue::network::output_bucket;
 use crate::types::{Color, Piece, PieceType, Square};
 use arrayvec::ArrayVec;
+
+/// The link between the network's output and an expected result (the target's and the loss's).
+pub(super) fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
 
 /// One training position: its pieces, the side to move, the targets from the side to move's view.
 #[derive(Clone, Debug, PartialEq)]

@@ -9,10 +9,10 @@
 pub mod engine;
 pub mod stats;
 
-use super::cli::{in_range, rule_set};
+use super::args::{in_range, rule_set};
 use super::openings::{self, Opening};
-use super::pgn;
 use super::progress::Progress;
+use super::records::{self, pgn};
 use crate::board::Position;
 use crate::rules::{game_state, GameResult, Reason, RuleSet, Rules};
 use crate::types::{Color, Move};
@@ -703,7 +703,7 @@ fn games_played(cfg: &Config) -> Result<Vec<GameRecord>, String> {
     let names = [&cfg.engines[0].name, &cfg.engines[1].name];
     let mut seen = HashSet::new();
     let mut out = Vec::new();
-    for game in pgn::read_file(std::path::Path::new(path))? {
+    for game in records::read_file(std::path::Path::new(path))? {
         // The result token closes the move text: a game without one was torn by a kill while it was written.
         let Some(result) = game.result.as_deref().and_then(GameResult::from_pgn) else { continue };
         let round = game.tag("Round").and_then(|r| r.parse::<u64>().ok()).filter(|&r| r >= 1);
@@ -859,9 +859,9 @@ pub fn config_from_args(args: MatchArgs) -> Result<Config, String> {
     let mut openings = match args.openings.clone() {
         Some(path) => {
             let text = std::fs::read(&path).map_err(|e| format!("cannot read '{path}': {e}"))?;
-            if super::xqf::is_xqf(&text) {
+            if records::xqf::is_xqf(&text) {
                 // An XQF record: its start and main line make one opening.
-                let g = super::xqf::read(&text).map_err(|e| format!("{path}: {e}"))?;
+                let g = records::xqf::read(&text).map_err(|e| format!("{path}: {e}"))?;
                 let start = g.start().map_err(|e| format!("{path}: {e}"))?;
                 let line = match g.moves.is_empty() {
                     true => start.to_fen(),
@@ -869,7 +869,7 @@ pub fn config_from_args(args: MatchArgs) -> Result<Config, String> {
                 };
                 openings::parse(&line).map_err(|e| format!("{path}: {e}"))?
             } else {
-                openings::parse(&super::pgn::decode(&text).0).map_err(|e| format!("{path}: {e}"))?
+                openings::parse(&pgn::decode(&text).0).map_err(|e| format!("{path}: {e}"))?
             }
         }
         None => openings::built_in(),
@@ -941,7 +941,7 @@ pub fn config_from_args(args: MatchArgs) -> Result<Config, String> {
 }
 
 /// `chuhan match …`
-pub fn cli(args: MatchArgs) -> Result<(), String> {
+pub fn run(args: MatchArgs) -> Result<(), String> {
     let cfg = config_from_args(args)?;
     run_match(&cfg).map(|_| ())
 }

@@ -5,56 +5,9 @@
 //! tags and its move texts; the moves are checked when they are played. Writing gives what xiangqi tools
 //! read: the tags as given, moves in ICCS `H2-E2` numbered from the start position, lines under 80 columns.
 
+use super::game::GameRecord;
 use crate::board::Position;
 use crate::types::{Color, Move};
-
-/// One game from a PGN file.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PgnGame {
-    /// Tags in file order.
-    pub tags: Vec<(String, String)>,
-    /// Move texts, in any notation.
-    pub moves: Vec<String>,
-    /// The result token of the move text, if any (`1-0`, `0-1`, `1/2-1/2`, `*`).
-    pub result: Option<String>,
-}
-
-impl PgnGame {
-    pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
-    }
-
-    /// The start position: the FEN tag, or the standard start.
-    pub fn start(&self) -> Result<Position, String> {
-        match self.tag("FEN") {
-            Some(f) if !f.trim().is_empty() => Position::from_fen(f).map_err(|e| format!("FEN tag: {e}")),
-            _ => Ok(Position::startpos()),
-        }
-    }
-
-    /// The game's first `plies` moves from its start, each read in any notation and checked legal as it is
-    /// played; the error names the first move that is not (its number and text).
-    pub fn replay(&self, plies: usize) -> Result<Replayed, String> {
-        let start = self.start()?;
-        let mut end = start.clone();
-        let mut moves = Vec::with_capacity(plies.min(self.moves.len()));
-        for (i, text) in self.moves.iter().take(plies).enumerate() {
-            let m = crate::notation::parse_move(&end, text).map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
-            end.make_move(m);
-            moves.push(m);
-        }
-        Ok(Replayed { start, moves, end })
-    }
-}
-
-/// A game's moves played from its start ([`PgnGame::replay`]).
-#[derive(Clone, Debug)]
-pub struct Replayed {
-    pub start: Position,
-    pub moves: Vec<Move>,
-    /// The position after the moves.
-    pub end: Position,
-}
 
 /// Whether a token starts with a move number (`1.`, `12...`).
 fn starts_with_move_number(tok: &str) -> bool {
@@ -98,20 +51,10 @@ pub fn decode(bytes: &[u8]) -> (String, &'static str) {
     }
 }
 
-/// The games of a game file: an XQF record (one game), or a PGN text in any of the encodings [`decode`]
-/// knows.
-pub fn read_file(path: &std::path::Path) -> Result<Vec<PgnGame>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
-    if super::xqf::is_xqf(&bytes) {
-        return super::xqf::read(&bytes).map(|g| vec![g]).map_err(|e| format!("{}: {e}", path.display()));
-    }
-    Ok(parse(&decode(&bytes).0))
-}
-
 /// Splits a PGN text into games. Text outside any game (before the first tag or move) is ignored.
-pub fn parse(text: &str) -> Vec<PgnGame> {
+pub fn parse(text: &str) -> Vec<GameRecord> {
     let mut games = Vec::new();
-    let mut game = PgnGame::default();
+    let mut game = GameRecord::default();
     let mut in_moves = false;
     let mut depth_comment = false;
     let mut depth_var = 0u32;

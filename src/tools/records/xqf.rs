@@ -20,7 +20,7 @@
 //!   rotated. Everything after the header is shifted by a 32-byte stream built from bytes 3 and 8–15 and a
 //!   fixed mask text.
 
-use super::pgn::PgnGame;
+use super::game::GameRecord;
 use crate::board::Position;
 use crate::types::{Color, Move, Piece, PieceType, Square};
 
@@ -103,7 +103,7 @@ fn point(v: u8) -> Option<Square> {
 }
 
 /// Reads an XQF file into a game (tags, start position as a FEN tag when set up, main-line moves in ICCS).
-pub fn read(bytes: &[u8]) -> Result<PgnGame, String> {
+pub fn read(bytes: &[u8]) -> Result<GameRecord, String> {
     if !is_xqf(bytes) {
         return Err("not an XQF file (it does not start with XQ)".into());
     }
@@ -234,7 +234,7 @@ pub fn read(bytes: &[u8]) -> Result<PgnGame, String> {
     if variations {
         tags.push(("Annotator".into(), "variations not read (main line only)".into()));
     }
-    Ok(PgnGame { tags, moves: moves.iter().map(|m| m.to_string()).collect(), result: result.map(String::from) })
+    Ok(GameRecord { tags, moves: moves.iter().map(|m| m.to_string()).collect(), result: result.map(String::from) })
 }
 
 #[cfg(test)]
