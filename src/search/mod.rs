@@ -16,7 +16,7 @@ use crate::rules::repetition::{judge_for_side_to_move, occurrences, previous_occ
 use crate::rules::{final_repetition_outcome, natural_limit_count, Rules};
 use crate::tt::{Bound, TranspositionTable};
 use crate::types::{Color, Move, MoveList, Piece, PieceType};
-use history::{CorrectionSlots, Histories, PieceTo};
+use history::{ContIndex, CorrectionSlots, Histories, PieceTo};
 use movepick::{Context, MovePicker};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
@@ -250,7 +250,7 @@ struct Frame {
     excluded: Move,
     killers: [Move; 2],
     /// Continuation-history index of the move made at this ply.
-    cont: usize,
+    cont: ContIndex,
 }
 
 impl Default for Frame {
@@ -261,7 +261,7 @@ impl Default for Frame {
             piece: None,
             excluded: Move::NULL,
             killers: [Move::NULL; 2],
-            cont: Histories::cont_index(None, 0),
+            cont: ContIndex::NONE,
         }
     }
 }
@@ -371,13 +371,13 @@ impl<'a, E: Evaluator> Worker<'a, E> {
     }
 
     /// The continuation tables' indices of the moves one and two plies before `ply`.
-    fn cont_indices(&self, ply: usize) -> [usize; 2] {
-        let before = |back: usize| ply.checked_sub(back).map_or(Histories::cont_index(None, 0), |p| self.stack[p].cont);
+    fn cont_indices(&self, ply: usize) -> [ContIndex; 2] {
+        let before = |back: usize| ply.checked_sub(back).map_or(ContIndex::NONE, |p| self.stack[p].cont);
         [before(1), before(2)]
     }
 
     fn cont_tables(&self, ply: usize) -> [&PieceTo; 2] {
-        self.cont_indices(ply).map(|c| &self.hist.continuation[c])
+        self.cont_indices(ply).map(|c| self.hist.continuation.table(c))
     }
 
     /// A draw's score for the side to move `ply` plies below the root (the root's side moves at even plies).
@@ -462,7 +462,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
     /// The static evaluation `raw` adjusted by the correction history (the position's entries at `at`).
     #[inline]
     fn corrected(&self, raw: i32, at: CorrectionSlots) -> i32 {
-        (raw + self.hist.correction(at)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        (raw + self.hist.correction.get(at)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Records the move in the frame of `ply` (for histories and the null-move rule), tells the evaluation,
@@ -481,7 +481,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let piece = self.pos.piece_at(m.from());
         self.stack[ply].current = m;
         self.stack[ply].piece = piece;
-        self.stack[ply].cont = Histories::cont_index(piece, m.to().index());
+        self.stack[ply].cont = ContIndex::after(piece, m.to());
         self.pos.make_move_giving(m, gives_check);
         self.shared.tt.prefetch(self.pos.key());
     }
@@ -614,7 +614,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     + ((eval - beta) / params::nmp_eval_div()).min(params::nmp_eval_max());
                 self.stack[ply].current = Move::NULL;
                 self.stack[ply].piece = None;
-                self.stack[ply].cont = Histories::cont_index(None, 0);
+                self.stack[ply].cont = ContIndex::NONE;
                 self.eval.push_null();
                 self.pos.make_null_move();
                 self.shared.tt.prefetch(self.pos.key());
@@ -647,7 +647,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let us = self.pos.side_to_move();
         let prev = if ply >= 1 { self.stack[ply - 1] } else { Frame::default() };
         let counter = match prev.piece {
-            Some(p) if !prev.current.is_null() => self.hist.counter[p.index()][prev.current.to().index()],
+            Some(p) if !prev.current.is_null() => self.hist.counter.get(p, prev.current.to()),
             _ => Move::NULL,
         };
         let mut picker = MovePicker::new(&self.pos, tt_move, self.stack[ply].killers, counter);
@@ -809,7 +809,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             };
             match corr_at {
                 Some(at) if quiet_best && agrees && !is_mate_score(best) => {
-                    self.hist.update_correction(at, best - static_eval, depth)
+                    self.hist.correction.update(at, best - static_eval, depth)
                 }
                 _ => {}
             }
@@ -820,12 +820,10 @@ impl<'a, E: Evaluator> Worker<'a, E> {
     /// History, killer and counter-move updates after a cutoff by `best`.
     fn reward(&mut self, ply: usize, best: Move, depth: i32, quiets: &MoveList, captures: &MoveList) {
         let bonus = history::bonus(depth);
-        let us = self.pos.side_to_move().index();
-        let piece_of = |pos: &Position, m: Move| pos.piece_at(m.from()).map_or(0, |p| p.index());
+        let us = self.pos.side_to_move();
         let [c1, c2] = self.cont_indices(ply);
         if self.pos.is_capture(best) {
-            let victim = self.pos.piece_at(best.to()).map_or(0, |p| p.kind().index());
-            history::update(&mut self.hist.capture[piece_of(&self.pos, best)][best.to().index()][victim], bonus);
+            self.hist.capture.update(&self.pos, best, bonus);
         } else {
             let k = &mut self.stack[ply].killers;
             if k[0] != best {
@@ -835,19 +833,18 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             let prev = self.stack.get(ply.wrapping_sub(1)).copied();
             if let Some(Frame { current, piece: Some(p), .. }) = prev {
                 if !current.is_null() {
-                    self.hist.counter[p.index()][current.to().index()] = best;
+                    self.hist.counter.set(p, current.to(), best);
                 }
             }
             for (m, b) in std::iter::once((best, bonus)).chain(quiets.iter().map(|&q| (q, -bonus))) {
-                let (p, f, t) = (piece_of(&self.pos, m), m.from().index(), m.to().index());
-                history::update(&mut self.hist.butterfly[us][f][t], b);
-                history::update(&mut self.hist.continuation[c1][p][t], b);
-                history::update(&mut self.hist.continuation[c2][p][t], b);
+                let piece = self.pos.piece_at(m.from());
+                self.hist.butterfly.update(us, m, b);
+                self.hist.continuation.update(c1, piece, m.to(), b);
+                self.hist.continuation.update(c2, piece, m.to(), b);
             }
         }
         for &m in captures.iter() {
-            let victim = self.pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
-            history::update(&mut self.hist.capture[piece_of(&self.pos, m)][m.to().index()][victim], -bonus);
+            self.hist.capture.update(&self.pos, m, -bonus);
         }
     }
 

@@ -119,9 +119,7 @@ impl MovePicker {
                     pos.generate(GenType::Captures, &mut self.list);
                     self.scores.clear();
                     for &m in self.list.iter() {
-                        let piece = pos.piece_at(m.from()).map_or(0, |p| p.index());
-                        let victim = pos.piece_at(m.to()).map_or(0, |p| p.kind().index());
-                        let history = cx.hist.capture[piece][m.to().index()][victim] as i32;
+                        let history = cx.hist.capture.get(pos, m);
                         self.scores.push(mvv_lva(pos, m) + history / params::capture_history_div());
                     }
                     self.next = 0;
@@ -192,13 +190,13 @@ impl MovePicker {
                 Stage::InitEvasions => {
                     self.list.clear();
                     pos.generate(GenType::All, &mut self.list);
-                    let side = pos.side_to_move().index();
+                    let side = pos.side_to_move();
                     self.scores.clear();
                     for &m in self.list.iter() {
                         self.scores.push(if pos.is_capture(m) {
                             1 << 20 | mvv_lva(pos, m)
                         } else {
-                            cx.hist.butterfly[side][m.from().index()][m.to().index()] as i32
+                            cx.hist.butterfly.get(side, m)
                         });
                     }
                     self.next = 0;
@@ -219,7 +217,7 @@ impl MovePicker {
 mod tests {
     use super::*;
     use crate::board::perft::reference_fen;
-    use crate::search::history::Histories;
+    use crate::search::history::{ContIndex, Histories};
 
     /// One fixed order for comparing move lists.
     fn coordinates(m: &Move) -> (usize, usize) {
@@ -228,8 +226,8 @@ mod tests {
 
     /// Everything the picker hands out, sorted, with the picker made as the search makes it.
     fn picked(pos: &Position, hist: &Histories, quiescence: bool, tt: Move, killers: [Move; 2]) -> Vec<Move> {
-        let zero = [[0i16; 90]; 14];
-        let cx = Context { pos, hist, cont: [&zero, &zero] };
+        let none = hist.continuation.table(ContIndex::NONE);
+        let cx = Context { pos, hist, cont: [none, none] };
         let mut mp =
             if quiescence { MovePicker::quiescence(pos, tt) } else { MovePicker::new(pos, tt, killers, killers[1]) };
         let mut out = Vec::new();
