@@ -18,11 +18,11 @@ use crate::tt::{Bound, TranspositionTable};
 use crate::types::{Color, Move, MoveList, Piece, PieceType};
 use history::{ContIndex, CorrectionSlots, Histories, PieceTo};
 use movepick::{Context, MovePicker};
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::time::Instant;
-use time::Allocation;
+use time::{Allocation, Carry, TimeManager};
 
 pub const MATE: i32 = 32000;
 pub const INF: i32 = 32500;
@@ -148,9 +148,8 @@ pub struct Shared {
     /// Each thread's move-ordering and correction statistics, kept from one move of a game to the next (what
     /// the last search learnt still holds after one move) and cleared with [`Shared::new_game`].
     histories: Mutex<Vec<Histories>>,
-    /// The last search's score and time-reduction factor, for time management (`i32::MIN`: none yet).
-    last_score: AtomicI32,
-    last_time_reduction: AtomicU64,
+    /// What time management carries from one search of the game to the next.
+    time_carry: Mutex<Carry>,
 }
 
 impl Shared {
@@ -162,8 +161,7 @@ impl Shared {
             nodes: AtomicU64::new(0),
             start: Mutex::new(Instant::now()),
             histories: Mutex::new(Vec::new()),
-            last_score: AtomicI32::new(i32::MIN),
-            last_time_reduction: AtomicU64::new(1f64.to_bits()),
+            time_carry: Mutex::new(Carry::default()),
         }
     }
 
@@ -171,8 +169,7 @@ impl Shared {
     pub fn new_game(&self) {
         self.tt.clear();
         self.histories.lock().unwrap_or_else(|e| e.into_inner()).clear();
-        self.last_score.store(i32::MIN, Relaxed);
-        self.last_time_reduction.store(1f64.to_bits(), Relaxed);
+        *self.time_carry.lock().unwrap_or_else(|e| e.into_inner()) = Carry::default();
     }
 
     /// The opponent played the expected move: from now on the clock counts.
@@ -271,7 +268,7 @@ struct Reductions([[i32; 64]; 64]);
 
 impl Reductions {
     fn new() -> Box<Reductions> {
-        let (base, divisor) = (params::ratio(params::lmr_base(), 100.0), params::ratio(params::lmr_divisor(), 100.0));
+        let (base, divisor) = (params::lmr_base(), params::lmr_divisor());
         let mut t = Box::new(Reductions([[0; 64]; 64]));
         for (d, row) in t.0.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -328,6 +325,8 @@ struct Worker<'a, E: Evaluator> {
     /// Depth of the current iteration.
     root_depth: i32,
     stopped: bool,
+    /// When to stop (the main thread's; helpers stop when it does).
+    time: TimeManager,
 }
 
 impl<'a, E: Evaluator> Worker<'a, E> {
@@ -347,9 +346,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             self.flushed = self.nodes;
             if self.main_thread() && self.completed_depth >= 1 {
                 let pondering = self.shared.pondering.load(Relaxed);
-                let out_of_time = !pondering
-                    && !self.limits.infinite
-                    && self.limits.time.is_some_and(|t| self.shared.elapsed_ms() >= t.hard.as_millis() as u64);
+                let out_of_time = self.time.out_of_time(pondering, || self.shared.elapsed_ms());
                 let out_of_nodes = self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
                 if out_of_time || out_of_nodes {
                     self.shared.stop.store(true, Relaxed);
@@ -1045,18 +1042,6 @@ impl<'a, E: Evaluator> Worker<'a, E> {
     fn iterate(&mut self) {
         let max_depth = self.limits.depth.unwrap_or(MAX_PLY as i32 - 4).clamp(1, MAX_PLY as i32 - 4);
         let lines = self.settings.multipv.clamp(1, self.root_moves.len());
-        let mut last_best = Move::NULL;
-        let mut last_best_depth = 0;
-        // Best-move changes, halved each iteration so that recent ones weigh most.
-        let mut changes = 0.0f64;
-        let last_score = match self.shared.last_score.load(Relaxed) {
-            i32::MIN => None,
-            v => Some(v),
-        };
-        let prev_reduction = f64::from_bits(self.shared.last_time_reduction.load(Relaxed));
-        // The best score of the last four iterations (seeded with the last search's).
-        let mut iter_values = [last_score.unwrap_or(0); 4];
-        let mut iter_idx = 0;
         for depth in 1..=max_depth {
             // Lazy SMP: helpers start at staggered depths so that threads spread over the tree.
             if !self.main_thread() && depth > 1 && (depth + self.id as i32) % 3 == 0 && depth < max_depth {
@@ -1120,54 +1105,11 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     break;
                 }
             }
-            if best.mv != last_best {
-                if !last_best.is_null() {
-                    changes += 1.0;
-                }
-                last_best = best.mv;
-                last_best_depth = depth;
-            }
             let pondering = self.shared.pondering.load(Relaxed);
-            // A fixed time per move (soft = hard) is used in full: the hard limit stops the search.
-            let flexible = self.limits.time.is_some_and(|t| t.soft < t.hard);
-            if let (Some(t), false, false, true) = (self.limits.time, self.limits.infinite, pondering, flexible) {
-                // Stockfish's scheme: more time when the score is falling (against the last move's search and
-                // the iterations before) or the best move keeps changing, less when it has held for long.
-                let clamped = best.score.clamp(-MATE_BOUND, MATE_BOUND);
-                let score = clamped as f64;
-                let before = last_score.map_or(score, |v| v as f64);
-                let drop_since_search = params::tm_falling_prev() as f64 * (before - score);
-                let drop_since_iter = params::tm_falling_iter() as f64 * (iter_values[iter_idx] as f64 - score);
-                let falling = ((params::tm_falling_base() as f64 + drop_since_search + drop_since_iter)
-                    / params::tm_falling_div() as f64)
-                    .clamp(
-                        params::ratio(params::tm_falling_min(), 1000.0),
-                        params::ratio(params::tm_falling_max(), 1000.0),
-                    );
-                let time_reduction = params::ratio(
-                    if last_best_depth + params::tm_stable_depth() < depth {
-                        params::tm_stable_factor()
-                    } else {
-                        params::tm_unstable_factor()
-                    },
-                    1000.0,
-                );
-                self.shared.last_time_reduction.store(f64::to_bits(time_reduction), Relaxed);
-                let reduction = (params::ratio(params::tm_reduction_base(), 1000.0) + prev_reduction)
-                    / (params::ratio(params::tm_reduction_div(), 1000.0) * time_reduction);
-                let instability = 1.0 + params::ratio(params::tm_instability(), 1000.0) * changes;
-                let total = t.soft.as_millis() as f64 * falling * reduction * instability;
-                iter_values[iter_idx] = clamped;
-                iter_idx = (iter_idx + 1) & 3;
-                changes /= 2.0;
-                let elapsed = self.shared.elapsed_ms() as f64;
-                // The next iteration would take about twice this one: stop a little short of the budget rather
-                // than start one that runs far past it (the hard limit stops it in any case).
-                if elapsed >= params::ratio(params::tm_stop_fraction(), 1000.0) * total
-                    || self.root_moves.len() == 1 && depth >= 4
-                {
-                    break;
-                }
+            let score = best.score.clamp(-MATE_BOUND, MATE_BOUND);
+            let elapsed = self.shared.elapsed_ms();
+            if self.time.iteration_done(depth, best.mv, score, elapsed, pondering, self.root_moves.len() == 1) {
+                break;
             }
             if best.score.abs() >= MATE_BOUND
                 && depth as i64 > (MATE - best.score.abs()) as i64 + 4
@@ -1239,6 +1181,7 @@ fn run<E: Evaluator>(
     let mut kept = std::mem::take(&mut *shared.histories.lock().unwrap_or_else(|e| e.into_inner()));
     kept.resize_with(threads, Histories::default);
     let mut kept = kept.into_iter();
+    let carried = *shared.time_carry.lock().unwrap_or_else(|e| e.into_inner());
     let mut make_worker = |id: usize| Worker {
         id,
         pos: pos.clone(),
@@ -1269,6 +1212,7 @@ fn run<E: Evaluator>(
         completed_depth: 0,
         root_depth: 0,
         stopped: false,
+        time: TimeManager::new(limits.time, limits.infinite, carried),
     };
     let mut main = make_worker(0);
     let helpers: Vec<_> = (1..threads).map(&mut make_worker).collect();
@@ -1302,7 +1246,8 @@ fn run<E: Evaluator>(
         pv: best.pv.clone(),
     };
     learnt.insert(0, main.hist);
-    shared.last_score.store(score.clamp(-MATE_BOUND, MATE_BOUND), Relaxed);
+    *shared.time_carry.lock().unwrap_or_else(|e| e.into_inner()) =
+        main.time.carry(score.clamp(-MATE_BOUND, MATE_BOUND));
     *shared.histories.lock().unwrap_or_else(|e| e.into_inner()) = learnt;
     result
 }

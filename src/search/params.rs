@@ -6,10 +6,10 @@
 //! tuner can change them between games without a rebuild; `chuhan params --spsa` prints them in the input
 //! format of SPSA tuners (OpenBench's `name, int, default, min, max, c_end, r_end`).
 //!
-//! All values are integers. Where the search needs a fraction, the parameter is that fraction times the scale
-//! named in its description (`tm_stable_factor` 1967 means 1.967): integer-over-power-of-ten divisions give
-//! exactly the same `f64` as the decimal literal they replace, so the default build plays bit for bit as the
-//! literals did.
+//! All values are integers (what a tuner moves). Where the search needs a fraction, the parameter declares a
+//! scale (`tm_stable_factor: 1967 / 1000`) and its accessor returns the fraction (1.967): integer-over-power-of-
+//! ten divisions give exactly the same `f64` as the decimal literal they replace, so the default build plays bit
+//! for bit as the literals did.
 
 #[cfg(feature = "spsa")]
 use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
@@ -20,7 +20,10 @@ pub struct Param {
     pub default: i32,
     pub min: i32,
     pub max: i32,
-    /// What it does, with its scale where it stands for a fraction.
+    /// 1 for a plain integer; otherwise the parameter stands for the fraction `value / scale` (its accessor
+    /// returns that fraction as `f64`).
+    pub scale: i32,
+    /// What it does.
     pub doc: &'static str,
     #[cfg(feature = "spsa")]
     cell: &'static AtomicI32,
@@ -55,7 +58,7 @@ impl Param {
 pub const R_END: f64 = 0.002;
 
 macro_rules! params {
-    ($($(#[doc = $doc:literal])+ $name:ident: $default:literal, $min:literal..=$max:literal;)+) => {
+    ($($(#[doc = $doc:literal])+ $name:ident: $default:literal $(/ $scale:literal)?, $min:literal..=$max:literal;)+) => {
         /// Each parameter's value: a constant, or with the `spsa` feature an atomic cell set through the options.
         #[allow(non_upper_case_globals)]
         mod cells {
@@ -68,14 +71,7 @@ macro_rules! params {
         }
 
         $(
-            $(#[doc = $doc])+
-            #[inline(always)]
-            pub fn $name() -> i32 {
-                #[cfg(feature = "spsa")]
-                return cells::$name.load(Relaxed);
-                #[cfg(not(feature = "spsa"))]
-                return $default;
-            }
+            accessor!($(#[doc = $doc])+ $name: $default $(/ $scale)?);
         )+
 
         /// Every parameter, in the order they are listed here.
@@ -85,6 +81,7 @@ macro_rules! params {
                 default: $default,
                 min: $min,
                 max: $max,
+                scale: scale!($($scale)?),
                 doc: concat!($($doc),+),
                 #[cfg(feature = "spsa")]
                 cell: &cells::$name,
@@ -93,12 +90,51 @@ macro_rules! params {
     };
 }
 
+/// A parameter's integer value in force (a literal in a normal build).
+macro_rules! raw {
+    ($name:ident, $default:literal) => {{
+        #[cfg(feature = "spsa")]
+        let v = cells::$name.load(Relaxed);
+        #[cfg(not(feature = "spsa"))]
+        let v = $default;
+        v
+    }};
+}
+
+/// The accessor: the integer itself, or with a scale the fraction it stands for (`value / scale` as `f64`).
+macro_rules! accessor {
+    ($(#[doc = $doc:literal])+ $name:ident: $default:literal) => {
+        $(#[doc = $doc])+
+        #[inline(always)]
+        pub fn $name() -> i32 {
+            raw!($name, $default)
+        }
+    };
+    ($(#[doc = $doc:literal])+ $name:ident: $default:literal / $scale:literal) => {
+        $(#[doc = $doc])+
+        #[doc = concat!("\n\nA fraction: the integer parameter over ", stringify!($scale), ".")]
+        #[inline(always)]
+        pub fn $name() -> f64 {
+            raw!($name, $default) as f64 / $scale as f64
+        }
+    };
+}
+
+macro_rules! scale {
+    () => {
+        1
+    };
+    ($scale:literal) => {
+        $scale
+    };
+}
+
 params! {
     // ----- Late-move reductions ---------------------------------------------------------------------------
-    /// LMR table: reduction = base + ln(depth) ln(moves) / divisor; this is the base ×100.
-    lmr_base: 80, 0..=200;
-    /// LMR table divisor ×100.
-    lmr_divisor: 230, 100..=500;
+    /// LMR table: reduction = base + ln(depth) ln(moves) / divisor.
+    lmr_base: 80 / 100, 0..=200;
+    /// LMR table divisor.
+    lmr_divisor: 230 / 100, 100..=500;
     /// Late-move reductions start at this depth.
     lmr_min_depth: 3, 1..=6;
     /// A quiet move's history shortens its reduction by one ply per this much.
@@ -214,68 +250,62 @@ params! {
     tm_falling_iter: 6, 0..=20;
     /// Falling-score factor: divisor.
     tm_falling_div: 694, 200..=2000;
-    /// Falling-score factor: lower bound ×1000.
-    tm_falling_min: 500, 200..=1000;
-    /// Falling-score factor: upper bound ×1000.
-    tm_falling_max: 1500, 1000..=3000;
+    /// Falling-score factor: lower bound.
+    tm_falling_min: 500 / 1000, 200..=1000;
+    /// Falling-score factor: upper bound.
+    tm_falling_max: 1500 / 1000, 1000..=3000;
     /// Best move stable for more than this many iterations: time shrinks.
     tm_stable_depth: 8, 2..=16;
-    /// Time-reduction factor ×1000 while the best move is stable.
-    tm_stable_factor: 1967, 1000..=3000;
-    /// Time-reduction factor ×1000 otherwise.
-    tm_unstable_factor: 821, 400..=1500;
-    /// Reduction: (base + last reduction) / (div × reduction factor); base ×1000.
-    tm_reduction_base: 1664, 500..=3000;
-    /// Reduction divisor ×1000.
-    tm_reduction_div: 2068, 1000..=4000;
-    /// Instability: 1 + this ×1000 × (decayed best-move changes).
-    tm_instability: 1700, 0..=4000;
-    /// Stop when this fraction ×1000 of the scaled budget is used (the next iteration would overrun).
-    tm_stop_fraction: 750, 300..=1000;
+    /// Time-reduction factor while the best move is stable.
+    tm_stable_factor: 1967 / 1000, 1000..=3000;
+    /// Time-reduction factor otherwise.
+    tm_unstable_factor: 821 / 1000, 400..=1500;
+    /// Reduction: (base + last reduction) / (div × reduction factor).
+    tm_reduction_base: 1664 / 1000, 500..=3000;
+    /// Reduction divisor.
+    tm_reduction_div: 2068 / 1000, 1000..=4000;
+    /// Instability: 1 + this × (decayed best-move changes).
+    tm_instability: 1700 / 1000, 0..=4000;
+    /// Stop when this fraction of the scaled budget is used (the next iteration would overrun).
+    tm_stop_fraction: 750 / 1000, 300..=1000;
     // ----- Time: the budget for one move (time.rs) ---------------------------------------------------------
     /// The clock is spread over at most this many moves.
     tm_horizon: 50, 10..=100;
     /// Increment bonus: 1 + this × increment / time, capped by `tm_inc_bonus_max`.
     tm_inc_bonus: 12, 0..=40;
-    /// Increment bonus cap ×1000.
-    tm_inc_bonus_max: 1120, 1000..=1500;
-    /// Sudden death: optimum share = base + (ply + 3)^exp × ply_share; base ×10000.
-    tm_base_share: 120, 0..=500;
-    /// Sudden death: the ply term's factor ×10000.
-    tm_ply_share: 39, 0..=200;
-    /// Sudden death: the ply term's exponent ×100.
-    tm_ply_exp: 45, 10..=90;
-    /// Sudden death: optimum share at most this ×1000 of time / horizon budget.
-    tm_max_share: 200, 50..=500;
-    /// Sudden death: hard limit at most (base + ply / ply_div) × optimum, capped; base ×10.
-    tm_hard_base: 40, 10..=100;
+    /// Increment bonus cap.
+    tm_inc_bonus_max: 1120 / 1000, 1000..=1500;
+    /// Sudden death: optimum share = base + (ply + 3)^exp × ply_share.
+    tm_base_share: 120 / 10000, 0..=500;
+    /// Sudden death: the ply term's factor.
+    tm_ply_share: 39 / 10000, 0..=200;
+    /// Sudden death: the ply term's exponent.
+    tm_ply_exp: 45 / 100, 10..=90;
+    /// Sudden death: optimum share at most this of time / horizon budget.
+    tm_max_share: 200 / 1000, 50..=500;
+    /// Sudden death: hard limit at most (base + ply / ply_div) × optimum, capped.
+    tm_hard_base: 40 / 10, 10..=100;
     /// Sudden death: hard-limit growth, one unit per this many plies.
     tm_hard_ply_div: 12, 4..=40;
-    /// Sudden death: hard-limit factor cap ×10.
-    tm_hard_max: 70, 20..=150;
-    /// Moves to go: optimum share (base + ply / ply_div) / moves to go; base ×1000.
-    tm_mtg_base: 880, 300..=2000;
-    /// Moves to go: the ply divisor ×10.
-    tm_mtg_ply_div: 1164, 300..=3000;
-    /// Moves to go: hard factor base + step × moves to go (×100 each), capped.
-    tm_mtg_hard_base: 150, 50..=400;
-    /// Moves to go: hard factor per move to go ×100.
-    tm_mtg_hard_step: 11, 0..=50;
-    /// Moves to go: hard factor cap ×10.
-    tm_mtg_hard_max: 63, 20..=150;
-    /// The hard limit never passes this fraction ×1000 of the clock.
-    tm_clock_fraction: 800, 300..=950;
+    /// Sudden death: hard-limit factor cap.
+    tm_hard_max: 70 / 10, 20..=150;
+    /// Moves to go: optimum share (base + ply / ply_div) / moves to go.
+    tm_mtg_base: 880 / 1000, 300..=2000;
+    /// Moves to go: the ply divisor.
+    tm_mtg_ply_div: 1164 / 10, 300..=3000;
+    /// Moves to go: hard factor base + step × moves to go, capped.
+    tm_mtg_hard_base: 150 / 100, 50..=400;
+    /// Moves to go: hard factor per move to go.
+    tm_mtg_hard_step: 11 / 100, 0..=50;
+    /// Moves to go: hard factor cap.
+    tm_mtg_hard_max: 63 / 10, 20..=150;
+    /// The hard limit never passes this fraction of the clock.
+    tm_clock_fraction: 800 / 1000, 300..=950;
 }
 
 /// A parameter by name (case-insensitive).
 pub fn find(name: &str) -> Option<&'static Param> {
     ALL.iter().find(|p| p.name.eq_ignore_ascii_case(name.trim()))
-}
-
-/// A parameter as a fraction: its value over `scale` (see the parameter's description for its scale).
-#[inline(always)]
-pub fn ratio(value: i32, scale: f64) -> f64 {
-    value as f64 / scale
 }
 
 /// The tuner's input: one `name, int, default, min, max, c_end, r_end` line per parameter.
@@ -323,12 +353,13 @@ mod tests {
     #[test]
     fn accessors_and_fractions() {
         assert_eq!(razor_base(), find("razor_base").unwrap().value());
-        assert_eq!(ratio(lmr_base(), 100.0), 0.8);
-        assert_eq!(ratio(lmr_divisor(), 100.0), 2.3);
-        assert_eq!(ratio(tm_stable_factor(), 1000.0), 1.967);
-        assert_eq!(ratio(tm_base_share(), 10000.0), 0.012);
-        assert_eq!(ratio(tm_ply_share(), 10000.0), 0.0039);
-        assert_eq!(ratio(tm_mtg_ply_div(), 10.0), 116.4);
+        assert_eq!(lmr_base(), 0.8);
+        assert_eq!(lmr_divisor(), 2.3);
+        assert_eq!(tm_stable_factor(), 1.967);
+        assert_eq!(tm_base_share(), 0.012);
+        assert_eq!(tm_ply_share(), 0.0039);
+        assert_eq!(tm_mtg_ply_div(), 116.4);
+        assert_eq!((find("tm_mtg_ply_div").unwrap().scale, find("razor_base").unwrap().scale), (10, 1));
     }
 
     #[test]

@@ -20,9 +20,11 @@ pub fn run(args: ParamsArgs) -> Result<(), String> {
     let settable =
         if cfg!(feature = "spsa") { "options (spsa build)" } else { "constants (build with --features spsa to tune)" };
     println!("{} parameters, {settable}", ALL.len());
-    println!("{:<28} {:>7} {:>7} {:>7}  meaning", "name", "value", "min", "max");
+    println!("{:<28} {:>7} {:>7} {:>7} {:>6}  meaning", "name", "value", "min", "max", "scale");
     for p in ALL {
-        println!("{:<28} {:>7} {:>7} {:>7}  {}", p.name, p.value(), p.min, p.max, p.doc.trim());
+        // A scaled parameter stands for value / scale (tm_stable_factor 1967 / 1000 is 1.967).
+        let scale = if p.scale == 1 { String::new() } else { format!("/{}", p.scale) };
+        println!("{:<28} {:>7} {:>7} {:>7} {scale:>6}  {}", p.name, p.value(), p.min, p.max, p.doc.trim());
     }
     Ok(())
 }
