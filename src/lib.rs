@@ -11,7 +11,10 @@
 //! - `tt`: the shared transposition table;
 //! - `wdl`: what a score means in games (win/draw/loss chances, fitted to our self-play);
 //! - `notation`: moves for people (ICCS, Chinese, WXF);
-//! - `protocol`: the UCCI and UCI loop; `bench`: the fixed search that signs every change;
+//! - `engine`: what the protocol commands mean, for every protocol (the game, the options table in
+//!   `engine::options`, what a `go` asks for and what its result becomes);
+//! - `protocol`: the UCCI and UCI loop (parsing and printing only); `bench`: the fixed search that signs every
+//!   change;
 //! - `book`: opening books in ElephantEye's format; `strength`: the skill levels and their measured Elo.
 //!
 //! `tools` holds the command-line utilities (`perft`, `judge`, `analyze`, `annotate`, `match`, `datagen`, …). They
@@ -25,6 +28,7 @@
 pub mod bench;
 pub mod board;
 pub mod book;
+pub mod engine;
 pub mod eval;
 pub mod nnue;
 pub mod notation;

@@ -349,7 +349,7 @@ fn bad_input_is_reported_and_the_engine_goes_on() {
         ("position fen nonsense", "bad FEN"),
         ("position startpos moves h2e2 h2e2", "move 'h2e2'"),
         ("position sideways", "expected 'startpos'"),
-        ("setoption name Hash value -5", "not a number"),
+        ("setoption name Hash value -5", "out of range 1-65536"),
         ("setoption name Threads value 0x", "not a number"),
         ("setoption name NoSuchOption value 1", "unknown option"),
         ("frobnicate now", "unknown command 'frobnicate'"),

@@ -36,9 +36,8 @@ pub trait Evaluator: Send {
 pub enum EvalKind {
     /// The handcrafted evaluation ([`hce`]).
     Hce,
-    /// The network ([`crate::nnue`]): the built-in one, or the `EvalFile` option's. The default since net1
-    /// beat the handcrafted evaluation by +235 ± 75 at 10 s + 0.1 s; each net since beat the one before
-    /// (nnue/README.md, History).
+    /// The network ([`crate::nnue`]): the built-in one, or the `EvalFile` option's. The default: it plays
+    /// stronger (nnue/README.md's History has the matches).
     #[default]
     Nnue,
 }

@@ -1,21 +1,20 @@
 //! The stdin/stdout protocol loop: UCCI or UCI, chosen by the first command.
 //!
-//! A reader thread turns input lines into events; the loop thread owns the game and the options; a search runs
-//! on a thread of its own and reports through [`Out`]. While a search runs, `stop`, `ponderhit`, `isready` and
+//! This module parses and prints; what a command means is the engine layer's (`crate::engine`, shared with
+//! every protocol). A reader thread turns input lines into events; the loop thread owns the [`Engine`]; a
+//! search runs on a thread of its own and reports through [`Out`]. While a search runs, `stop`, `ponderhit`, `isready` and
 //! `quit` are answered at once and every other command waits in a queue until the best move is out — nothing
 //! is dropped. Bad input of any kind is answered with `info string error: …` and changes nothing.
 
-pub mod options;
-
 use crate::board::Position;
+use crate::book::BookMove;
+use crate::engine::options::Change;
+use crate::engine::{random_u64, Answer, Engine, Plan, Request};
 use crate::notation::parse_iccs;
-use crate::rules::Rules;
-use crate::search::time::{self, Clock};
-use crate::search::{self, mate_moves, mate_plies, Info, Limits, Listener, SearchResult, Settings, Shared};
-use crate::strength::Strength;
+use crate::search::time::Clock;
+use crate::search::{mate_moves, mate_plies, Info, Listener};
 use crate::tt::Bound;
 use crate::types::{Color, Move};
-use options::{Change, Options};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering::Relaxed;
@@ -72,19 +71,10 @@ struct Reporter {
     multipv: usize,
     /// With `UCI_ShowWDL`: the model of the evaluation searching and the root's material.
     wdl: Option<(&'static crate::wdl::Model, i32)>,
-    /// The last report of every line, kept for `randomness`.
-    lines: Mutex<Vec<Info>>,
 }
 
 impl Listener for Reporter {
     fn info(&self, i: &Info) {
-        {
-            let mut lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
-            if lines.len() < i.multipv {
-                lines.resize(i.multipv, i.clone());
-            }
-            lines[i.multipv - 1] = i.clone();
-        }
         if i.multipv > self.multipv {
             return;
         }
@@ -233,34 +223,24 @@ struct Running {
 
 pub struct Session {
     pub dialect: Dialect,
-    pub pos: Position,
-    pub options: Options,
-    banned: Vec<Move>,
-    shared: Arc<Shared>,
+    pub engine: Engine,
     out: Out,
     events: Sender<Event>,
     search: Option<Running>,
     queue: VecDeque<String>,
     quitting: bool,
-    /// Consecutive searches whose score was hopeless (for `resign`).
-    hopeless: u32,
 }
 
 impl Session {
     fn new(out: Out, events: Sender<Event>) -> Session {
-        let options = Options::default();
         Session {
             dialect: Dialect::Unset,
-            pos: Position::startpos(),
-            shared: Arc::new(Shared::new(options.hash_mb)),
-            options,
-            banned: Vec::new(),
+            engine: Engine::default(),
             out,
             events,
             search: None,
             queue: VecDeque::new(),
             quitting: false,
-            hopeless: 0,
         }
     }
 
@@ -272,10 +252,6 @@ impl Session {
         self.out.line(&format!("info string error: {msg}"));
     }
 
-    fn rules(&self) -> Rules {
-        Rules { set: self.options.rules, natural_limit: self.options.natural_limit_rounds * 2, ..Rules::default() }
-    }
-
     fn searching(&self) -> bool {
         self.search.is_some()
     }
@@ -284,19 +260,19 @@ impl Session {
     fn busy(&mut self, line: String) {
         let mut words = line.split_whitespace();
         match words.next() {
-            Some("stop") => self.shared.stop.store(true, Relaxed),
+            Some("stop") => self.engine.shared().stop.store(true, Relaxed),
             Some("ponderhit") => {
                 if words.next() == Some("draw") {
                     if let Some(r) = &self.search {
                         *r.draw_offer.lock().unwrap_or_else(|e| e.into_inner()) = true;
                     }
                 }
-                self.shared.ponderhit();
+                self.engine.shared().ponderhit();
             }
             Some("isready") => self.out.line("readyok"),
             Some("quit") => {
                 self.quitting = true;
-                self.shared.stop.store(true, Relaxed);
+                self.engine.shared().stop.store(true, Relaxed);
             }
             Some(_) => self.queue.push_back(line),
             None => {}
@@ -314,7 +290,7 @@ impl Session {
                 self.out.line(&format!("id name Chuhan {}", env!("CARGO_PKG_VERSION")));
                 self.out.line("id copyright GPL-3.0-or-later");
                 self.out.line("id author the Chuhan developers");
-                for l in self.options.advertise(true) {
+                for l in self.engine.options.advertise(true) {
                     self.out.line(&l);
                 }
                 self.out.line("ucciok");
@@ -323,30 +299,27 @@ impl Session {
                 self.dialect = Dialect::Uci;
                 self.out.line(&format!("id name Chuhan {}", env!("CARGO_PKG_VERSION")));
                 self.out.line("id author the Chuhan developers");
-                for l in self.options.advertise(false) {
+                for l in self.engine.options.advertise(false) {
                     self.out.line(&l);
                 }
                 self.out.line("uciok");
             }
             "isready" => self.out.line("readyok"),
             "setoption" => self.setoption(args),
-            "ucinewgame" | "uccinewgame" => self.new_game(),
+            "ucinewgame" | "uccinewgame" => self.engine.new_game(),
             "position" => match parse_position(args) {
-                Ok(p) => {
-                    self.pos = p;
-                    self.banned.clear();
-                }
+                Ok(p) => self.engine.set_position(p),
                 Err(e) => self.error(&format!("{e}; the position is unchanged")),
             },
             "banmoves" => {
                 let mut banned = Vec::new();
                 for w in args {
-                    match parse_iccs(&self.pos, w) {
+                    match parse_iccs(&self.engine.pos, w) {
                         Ok(m) => banned.push(m),
                         Err(e) => return self.keep(|s| s.error(&format!("banmoves: {e}"))),
                     }
                 }
-                self.banned = banned;
+                self.engine.banned = banned;
             }
             "go" => self.go(args),
             "stop" => {
@@ -358,28 +331,18 @@ impl Session {
             "ponderhit" => {}
             "probe" => self.probe(args),
             "d" => {
-                for l in self.pos.to_string().lines() {
+                for l in self.engine.pos.to_string().lines() {
                     self.out.line(l);
                 }
             }
             "eval" => {
-                // The evaluation that plays, and the handcrafted breakdown after the network's (it explains terms).
-                let mut report = String::new();
-                if self.options.eval == crate::eval::EvalKind::Nnue {
-                    let net = self.options.network.clone().unwrap_or_else(crate::nnue::default_network);
-                    let name = if self.options.eval_file.is_empty() { "built-in" } else { &self.options.eval_file };
-                    report = crate::nnue::report(&net, name, &self.pos) + "\nhandcrafted evaluation (Eval hce):\n";
-                }
-                report += &crate::eval::hce::report(&self.pos);
-                for l in report.lines() {
+                for l in self.engine.eval_report().lines() {
                     self.out.line(l);
                 }
             }
             "bench" => {
                 let depth = args.first().and_then(|d| d.parse().ok()).filter(|d| (1..=30).contains(d));
-                let settings =
-                    Settings { eval: self.options.eval, network: self.options.network.clone(), ..Settings::default() };
-                let (nodes, nps) = crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH), false, &settings);
+                let (nodes, nps) = self.engine.bench(depth);
                 self.out.line(&format!("Bench: {nodes} nodes {nps} nps"));
             }
             "quit" => {
@@ -401,11 +364,6 @@ impl Session {
         true
     }
 
-    fn new_game(&mut self) {
-        self.shared.new_game();
-        self.hopeless = 0;
-    }
-
     fn setoption(&mut self, args: &[&str]) {
         // UCI: setoption name <words…> [value <words…>]; UCCI: setoption <name> [<value>].
         let (name, value) = if args.first() == Some(&"name") {
@@ -422,25 +380,20 @@ impl Session {
         if name.is_empty() {
             return self.error("setoption needs an option name");
         }
-        match self.options.set(&name, value.as_deref()) {
-            Ok(Change::Set { resize_hash: true }) => {
-                self.shared = Arc::new(Shared::new(self.options.hash_mb));
-            }
-            Ok(Change::Set { .. }) => {}
-            Ok(Change::ClearHash) => self.shared.tt.clear(),
-            Ok(Change::NewGame) => self.new_game(),
+        match self.engine.set_option(&name, value.as_deref()) {
             Ok(Change::Ignored) => self.out.line(&format!("info string option '{name}' is not used by this engine")),
+            Ok(_) => {}
             Err(e) => self.error(&format!("{e}; ignored")),
         }
     }
 
     fn probe(&self, args: &[&str]) {
-        let pos = if args.is_empty() { Ok(self.pos.clone()) } else { parse_position(args) };
+        let pos = if args.is_empty() { Ok(self.engine.pos.clone()) } else { parse_position(args) };
         let pos = match pos {
             Ok(p) => p,
             Err(e) => return self.error(&format!("probe: {e}")),
         };
-        let Some(e) = self.shared.tt.probe(pos.key()) else { return self.out.line("pophash") };
+        let Some(e) = self.engine.shared().tt.probe(pos.key()) else { return self.out.line("pophash") };
         let mut s = String::from("pophash");
         if !e.mv.is_null() && pos.is_legal(e.mv) {
             s.push_str(&format!(" bestmove {}", e.mv));
@@ -466,125 +419,79 @@ impl Session {
         };
         if let Some(depth) = g.perft {
             crate::board::perft::report(
-                &self.pos,
+                &self.engine.pos,
                 depth,
-                self.options.threads,
+                self.engine.options.threads,
                 true,
                 &mut OutWriter(self.out.clone(), Vec::new()),
             );
             return;
         }
+        let req = self.request(&g);
+        let job = match self.engine.plan(&req, random_u64()) {
+            Plan::Book { moves, choice, ponder } => return self.book_answer(&moves, choice, ponder),
+            Plan::Search(job) => job,
+        };
+        self.engine.arm(&job);
+        let offer = Arc::new(Mutex::new(g.draw_offer));
+        let shared = Arc::clone(self.engine.shared());
+        let out = self.out.clone();
+        let dialect = self.dialect;
+        let events = self.events.clone();
+        let offer2 = Arc::clone(&offer);
+        let wdl = self
+            .engine
+            .options
+            .show_wdl
+            .then(|| (crate::wdl::model(job.settings.eval), crate::wdl::material(&job.pos)));
+        let open_ended = job.open_ended;
+        let handle = std::thread::spawn(move || {
+            let reporter = Reporter { out: out.clone(), dialect, multipv: job.shown, wdl };
+            let result = job.run(&shared, &reporter, random_u64());
+            let draw = *offer2.lock().unwrap_or_else(|e| e.into_inner());
+            answer(&out, dialect, &job.answer(&result, draw));
+            let _ = events.send(Event::SearchDone(result.score));
+        });
+        self.search = Some(Running { handle, draw_offer: offer, open_ended });
+    }
+
+    /// A `go` in the engine's terms: the clock in milliseconds (UCCI gives seconds unless `usemillisec`), ours
+    /// from the side-specific fields when the dialect gives them, the `searchmoves` read.
+    fn request(&self, g: &Go) -> Request {
+        let pos = &self.engine.pos;
         let mut only = Vec::new();
         for w in &g.searchmoves {
-            match parse_iccs(&self.pos, w) {
+            match parse_iccs(pos, w) {
                 Ok(m) => only.push(m),
                 Err(e) => self.error(&format!("searchmoves: {e}")),
             }
         }
-        // Clock: UCCI times are seconds unless usemillisec; UCI times are milliseconds.
-        let unit = if self.ucci() && !self.options.use_millisec { 1000.0 } else { 1.0 };
+        let unit = if self.ucci() && !self.engine.options.use_millisec { 1000.0 } else { 1.0 };
         let ms = |v: f64| (v * unit).round() as u64;
-        let red = self.pos.side_to_move() == Color::Red;
+        let red = pos.side_to_move() == Color::Red;
         let (time, inc) = match (g.time, if red { g.wtime } else { g.btime }) {
             (Some(t), _) => (Some(t), g.increment.unwrap_or(0.0)),
             (None, Some(t)) => (Some(t), if red { g.winc } else { g.binc }.unwrap_or(0.0)),
             (None, None) => (None, 0.0),
         };
-        let allocation = match (g.movetime, time) {
-            (Some(mt), _) => Some(time::fixed(ms(mt), self.options.move_overhead)),
-            (None, Some(t)) => Some(time::allocate(
-                Clock { time: ms(t), increment: ms(inc), moves_to_go: g.movestogo.unwrap_or(0) },
-                self.options.move_overhead,
-                self.pos.ply(),
-            )),
-            (None, None) => None,
-        };
-        let unlimited = g.depth.is_none() && g.nodes.is_none() && g.mate.is_none() && allocation.is_none();
-        let limits_open_ended = g.infinite || unlimited || g.ponder;
-        // The book answers a game move at once; analysis (infinite, ponder, searchmoves) always searches.
-        if !limits_open_ended && only.is_empty() && self.book_move() {
-            return;
-        }
-        // A move to play (pondering included, analysis not) is where weaker levels and variety apply.
-        let game_move = !(g.infinite || unlimited);
-        let strength = if game_move { self.options.strength() } else { Strength::full() };
-        let limits = Limits {
-            depth: g.depth.map(|d| d.max(1)),
-            nodes: match (g.nodes, strength.nodes()) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            },
+        Request {
+            ponder: g.ponder,
+            draw_offer: g.draw_offer,
+            depth: g.depth,
+            nodes: g.nodes,
             mate: g.mate,
-            time: allocation,
-            infinite: g.infinite || unlimited,
-        };
-        // Randomness and weaker levels choose among near-best lines: the search must score a few exactly.
-        let margin = if game_move { self.options.randomness.margin() } else { 0 };
-        let choosing = margin > 0 || !strength.is_full();
-        let settings = Settings {
-            threads: self.options.threads,
-            multipv: match (margin > 0, strength.is_full()) {
-                (_, false) => self.options.multipv.max(strength.candidates()),
-                (true, true) => self.options.multipv.max(RANDOM_LINES),
-                (false, true) => self.options.multipv,
-            },
-            rules: self.rules(),
-            banned: self.banned.clone(),
+            movetime: g.movetime.map(ms),
+            clock: time.map(|t| Clock { time: ms(t), increment: ms(inc), moves_to_go: g.movestogo.unwrap_or(0) }),
+            infinite: g.infinite,
             only,
-            pruning: self.options.pruning,
-            eval: self.options.eval,
-            network: self.options.network.clone(),
-            contempt: self.options.style.contempt(),
-        };
-        self.shared.stop.store(false, Relaxed);
-        self.shared.pondering.store(g.ponder, Relaxed);
-        let offer = Arc::new(Mutex::new(g.draw_offer));
-        let pos = self.pos.clone();
-        let shared = Arc::clone(&self.shared);
-        let out = self.out.clone();
-        let dialect = self.dialect;
-        let events = self.events.clone();
-        let offer2 = Arc::clone(&offer);
-        let resign = self.options.resign && self.ucci();
-        let hopeless_before = self.hopeless;
-        let wdl = self.options.show_wdl.then(|| (crate::wdl::model(settings.eval), crate::wdl::material(&pos)));
-        let shown = self.options.multipv;
-        let draw_accept = self.options.style.draw_accept();
-        let handle = std::thread::spawn(move || {
-            let reporter = Reporter { out: out.clone(), dialect, multipv: shown, wdl, lines: Mutex::new(Vec::new()) };
-            let mut result = search::search(&pos, &limits, &settings, &shared, &reporter);
-            if choosing {
-                let lines = reporter.lines.into_inner().unwrap_or_else(|e| e.into_inner());
-                let chosen = if strength.is_full() {
-                    random_line(&lines, margin, random_u64())
-                } else {
-                    skill_line(&lines, strength, random_u64())
-                };
-                if let Some(line) = chosen {
-                    result.best = line.pv.first().copied();
-                    result.ponder = line.pv.get(1).copied();
-                    result.score = line.score;
-                }
-            }
-            let draw = *offer2.lock().unwrap_or_else(|e| e.into_inner());
-            answer(&out, dialect, &result, draw.then_some(draw_accept), resign && hopeless_before >= 2);
-            let _ = events.send(Event::SearchDone(result.score));
-        });
-        self.search = Some(Running { handle, draw_offer: offer, open_ended: limits_open_ended });
+        }
     }
 
-    /// Plays from the book when it is on and knows the position: one `info` line per book move (UCCI:
-    /// `info depth 0 score <weight> pv <move>` as ElephantEye prints them; UCI: a normal info line and the
-    /// weight in an `info string`), then `bestmove` with the book's heaviest reply as the ponder move.
-    fn book_move(&mut self) -> bool {
-        let Some(book) = self.options.book.clone().filter(|_| self.options.use_book) else { return false };
-        let game_ply = (self.pos.fullmove().saturating_sub(1)) * 2 + (self.pos.side_to_move() == Color::Black) as u32;
-        if game_ply >= self.options.book_depth {
-            return false;
-        }
-        let moves = book.playable(&self.pos, &self.rules(), &self.banned);
-        let Some(choice) = crate::book::Book::choose(&moves, random_u64()) else { return false };
-        for b in &moves {
+    /// A book move, reported as ElephantEye reports it: one `info` line per book move (UCCI: `info depth 0
+    /// score <weight> pv <move>`; UCI: the weight in an `info string` and a normal info line), then `bestmove`
+    /// with the book's heaviest reply as the ponder move.
+    fn book_answer(&self, moves: &[BookMove], choice: Move, ponder: Option<Move>) {
+        for b in moves {
             if self.ucci() {
                 self.out.line(&format!("info depth 0 score {} pv {}", b.weight, b.mv));
             } else {
@@ -594,14 +501,10 @@ impl Session {
         if !self.ucci() {
             self.out.line(&format!("info depth 1 seldepth 1 multipv 1 score cp 0 nodes 0 nps 0 time 0 pv {choice}"));
         }
-        let mut next = self.pos.clone();
-        next.make_move(choice);
-        let ponder = book.moves(&next).first().map(|b| b.mv);
         self.out.line(&match ponder {
             Some(p) => format!("bestmove {choice} ponder {p}"),
             None => format!("bestmove {choice}"),
         });
-        true
     }
 
     /// The reply to a `go` that cannot search.
@@ -617,71 +520,13 @@ impl Session {
         if let Some(r) = self.search.take() {
             let _ = r.handle.join();
         }
-        if let Some(s) = score {
-            self.hopeless = if s <= RESIGN_SCORE { self.hopeless + 1 } else { 0 };
-        }
+        self.engine.search_done(score);
     }
 }
 
-/// Score at or below which a position is hopeless for `resign` (about a rook and a horse down).
-const RESIGN_SCORE: i32 = -1500;
-/// Lines searched when `randomness` is on (or more, with a larger `MultiPV`).
-const RANDOM_LINES: usize = 4;
-
-/// The lines a move may be chosen from: the last completed depth's exact lines, best first, without those whose
-/// score is a mate or rule result against the mover (the best itself excepted).
-fn candidates(lines: &[Info]) -> Vec<&Info> {
-    let Some(best) = lines.first() else { return Vec::new() };
-    lines
-        .iter()
-        .filter(|l| l.depth == best.depth && l.bound == Bound::Exact && !l.pv.is_empty())
-        .filter(|l| l.score > -search::MATE_BOUND || l.multipv == 1)
-        .collect()
-}
-
-/// A line for `randomness`: among the candidates whose score is within `margin` of the best, chosen with
-/// weights falling linearly from the best (weight `margin + 1 − loss`).
-fn random_line(lines: &[Info], margin: i32, random: u64) -> Option<&Info> {
-    let best = lines.first()?;
-    let near: Vec<(&Info, u64)> = candidates(lines)
-        .into_iter()
-        .filter(|l| best.score - l.score <= margin)
-        .map(|l| (l, (margin + 1 - (best.score - l.score)).max(1) as u64))
-        .collect();
-    let total: u64 = near.iter().map(|c| c.1).sum();
-    let mut r = random % total.max(1);
-    for (l, w) in &near {
-        if r < *w {
-            return Some(l);
-        }
-        r -= w;
-    }
-    Some(best)
-}
-
-/// A line for a level below full strength: a candidate chosen by its score loss (`Strength::choose`).
-fn skill_line(lines: &[Info], strength: Strength, random: u64) -> Option<&Info> {
-    let best = lines.first()?;
-    let cands = candidates(lines);
-    let losses: Vec<i32> = cands.iter().map(|l| best.score - l.score).collect();
-    cands.get(strength.choose(&losses, random)).copied().or(Some(best))
-}
-
-/// A random number for the book's choice: the clock's nanoseconds and a counter through SplitMix64, so that
-/// two choices in the same nanosecond differ.
-fn random_u64() -> u64 {
-    use std::sync::atomic::AtomicU64;
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-    let mut z = nanos ^ COUNTER.fetch_add(0x9e37_79b9_7f4a_7c15, Relaxed);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// The best-move line; `draw_offer` is the highest score at which an offered draw is accepted, when one is.
-fn answer(out: &Out, dialect: Dialect, r: &SearchResult, draw_offer: Option<i32>, resign: bool) {
-    let Some(best) = r.best else {
+/// The best-move line (UCCI adds `draw` when an offered draw is accepted and `resign`).
+fn answer(out: &Out, dialect: Dialect, a: &Answer) {
+    let Some(best) = a.best else {
         if dialect == Dialect::Ucci {
             out.line("info depth 0 score -10000");
             out.line("nobestmove");
@@ -692,13 +537,13 @@ fn answer(out: &Out, dialect: Dialect, r: &SearchResult, draw_offer: Option<i32>
         return;
     };
     let mut line = format!("bestmove {best}");
-    if let Some(p) = r.ponder {
+    if let Some(p) = a.ponder {
         line.push_str(&format!(" ponder {p}"));
     }
     if dialect == Dialect::Ucci {
-        if draw_offer.is_some_and(|limit| r.score <= limit) {
+        if a.accept_draw {
             line.push_str(" draw");
-        } else if resign && r.score <= RESIGN_SCORE {
+        } else if a.resign {
             line.push_str(" resign");
         }
     }
@@ -777,7 +622,7 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
                 loop {
                     if let Some(r) = &s.search {
                         if r.open_ended {
-                            s.shared.stop.store(true, Relaxed);
+                            s.engine.shared().stop.store(true, Relaxed);
                         }
                         s.search_done(None);
                     }
@@ -792,77 +637,5 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
                 return;
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn line(multipv: usize, score: i32, mv: &str, bound: Bound) -> Info {
-        Info {
-            depth: 9,
-            seldepth: 12,
-            multipv,
-            score,
-            bound,
-            nodes: 1000,
-            time_ms: 10,
-            hashfull: 0,
-            pv: vec![mv.parse().unwrap()],
-        }
-    }
-
-    /// Randomness picks only exact lines within the margin, in proportion to `margin + 1 − loss`.
-    #[test]
-    fn random_lines_within_the_margin() {
-        let lines = vec![
-            line(1, 100, "h2e2", Bound::Exact),
-            line(2, 90, "b2e2", Bound::Exact),
-            line(3, 85, "c3c4", Bound::Upper),
-            line(4, 40, "g3g4", Bound::Exact),
-        ];
-        let pick = |margin, r| random_line(&lines, margin, r).unwrap().pv[0].to_string();
-        // Margin 15: h2e2 (weight 16) and b2e2 (weight 6); c3c4 is only a bound, g3g4 too far.
-        let mut counts = std::collections::HashMap::new();
-        for r in 0..22 {
-            *counts.entry(pick(15, r)).or_insert(0) += 1;
-        }
-        assert_eq!(counts.get("h2e2"), Some(&16));
-        assert_eq!(counts.get("b2e2"), Some(&6));
-        assert_eq!(counts.len(), 2);
-        assert_eq!(pick(0, 12345), "h2e2");
-        assert_eq!(pick(60, 112), "g3g4", "weights 61, 51, 1: the last of 113");
-        assert_eq!(pick(60, 111), "b2e2");
-        // A lost line is never chosen when the best is not lost, by randomness or by a weak level.
-        let lost = vec![line(1, 10, "h2e2", Bound::Exact), line(2, -search::MATE_BOUND, "b2e2", Bound::Exact)];
-        for r in 0..50 {
-            assert_eq!(random_line(&lost, 1_000_000, r).unwrap().pv[0].to_string(), "h2e2");
-            assert_eq!(skill_line(&lost, Strength::level(0), r << 58).unwrap().pv[0].to_string(), "h2e2");
-        }
-    }
-
-    /// A weak level plays worse exact lines with chances falling with their loss; bounds and lines past the
-    /// level's largest loss never.
-    #[test]
-    fn skill_lines_by_score_loss() {
-        let lines = vec![
-            line(1, 100, "h2e2", Bound::Exact),
-            line(2, 40, "b2e2", Bound::Exact),
-            line(3, 90, "c3c4", Bound::Upper),
-            line(4, -900, "g3g4", Bound::Exact),
-        ];
-        let level0 = Strength::level(0); // T = 300, largest loss 900
-        let mut counts = std::collections::HashMap::new();
-        for i in 0..1000u64 {
-            *counts
-                .entry(skill_line(&lines, level0, i.wrapping_mul(u64::MAX / 1000)).unwrap().pv[0].to_string())
-                .or_insert(0) += 1;
-        }
-        // Weights 1 and e^(-0.2) = 0.82: about 55 % and 45 %; c3c4 is a bound, g3g4 past the largest loss.
-        assert_eq!(counts.len(), 2, "{counts:?}");
-        assert!((500..600).contains(&counts["h2e2"]), "{counts:?}");
-        // Full strength always plays the best.
-        assert_eq!(skill_line(&lines, Strength::full(), u64::MAX).unwrap().pv[0].to_string(), "h2e2");
     }
 }

@@ -28,6 +28,8 @@ pub enum RuleSet {
 }
 
 impl RuleSet {
+    pub const ALL: [RuleSet; 2] = [RuleSet::Chinese, RuleSet::Asian];
+
     pub fn name(self) -> &'static str {
         match self {
             RuleSet::Chinese => "chinese",

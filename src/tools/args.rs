@@ -17,7 +17,7 @@ pub fn in_range<T>(range: RangeInclusive<T>) -> impl Fn(&str) -> Result<T, Strin
 where
     T: FromStr + PartialOrd + Display + Copy + Send + Sync + 'static,
 {
-    move |v: &str| crate::protocol::options::parse_range("value", v, range.clone())
+    move |v: &str| crate::engine::options::parse_range("value", v, range.clone())
 }
 
 /// A value parser for `--rules chinese|asian`.

@@ -44,7 +44,8 @@ pub enum Command {
     Datagen(datagen::DatagenArgs),
     /// Train an evaluation network from datagen game files
     Train(train::TrainArgs),
-    /// Fit the handcrafted evaluation's weights to scored positions (text datagen output)
+    /// Fit the handcrafted evaluation's weights to scored positions (Texel tuning; the search's parameters are
+    /// tuned by SPSA: `chuhan params --spsa`)
     Tune(tune::TuneArgs),
     /// Build an opening book from game files, or list a position's book moves (ElephantEye's format)
     Book(book::BookArgs),

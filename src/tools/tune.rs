@@ -14,7 +14,7 @@
 
 use super::args::in_range;
 use crate::board::Position;
-use crate::eval::hce::params::{s, Score, GROUPS, MATERIAL, NUM_WEIGHTS, PHASE_MAX};
+use crate::eval::hce::layout::{s, Score, GROUPS, MATERIAL, NUM_WEIGHTS, PHASE_MAX};
 use crate::eval::hce::trace;
 use crate::eval::hce::weights::WEIGHTS;
 use rayon::prelude::*;
@@ -143,8 +143,8 @@ fn gradient(samples: &[Sample], w: &[f64], k: f64) -> Vec<f64> {
 /// The weights as the source of `weights.rs`.
 pub fn render(w: &[Score], note: &str) -> String {
     let mut out = String::new();
-    out.push_str("//! The evaluation's weights, in the layout of `params.rs`. Written by `chuhan tune`");
-    out.push_str(&format!("{note}.\n\nuse super::params::{{s, Score, NUM_WEIGHTS}};\n\n"));
+    out.push_str("//! The evaluation's weights, in the layout of `layout.rs`. Written by `chuhan tune`");
+    out.push_str(&format!("{note}.\n\nuse super::layout::{{s, Score, NUM_WEIGHTS}};\n\n"));
     out.push_str("#[rustfmt::skip]\npub static WEIGHTS: [Score; NUM_WEIGHTS] = [\n");
     for &(name, start, len) in GROUPS {
         let _ = writeln!(out, "    // {name}");

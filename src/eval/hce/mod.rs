@@ -3,14 +3,14 @@
 //!
 //! Every term is "weight `i` counted `n` times" for one side. The terms are written once, against a [`Sink`]:
 //! the search's sink adds up weights, the tuner's sink records the counts, the `eval` command's sink sorts
-//! them into categories. Weights live in `weights.rs` (layout in `params.rs`). Scores are from the side to
+//! them into categories. Weights live in `weights.rs` (layout in `layout.rs`). Scores are from the side to
 //! move's point of view, in the units the tuner fits (a middlegame rook is worth about 2200, an endgame one
 //! about 1000: see the material row of `weights.rs`).
 //!
 //! [`State`] is this evaluation behind the search's [`Evaluator`] interface: it keeps the material and
 //! piece-square sums move by move and caches the imbalance terms by material.
 
-pub mod params;
+pub mod layout;
 pub mod weights;
 
 use super::Evaluator;
@@ -21,8 +21,8 @@ use crate::board::tables::{
 use crate::board::{Occupancy, Position};
 use crate::rules::insufficient_material;
 use crate::types::{Color, Move, PieceType, Square};
+use layout::*;
 use once_cell::sync::Lazy;
-use params::*;
 use weights::WEIGHTS;
 
 /// Receives the evaluation's terms.

@@ -1,6 +1,6 @@
-//! The evaluation's weights, in the layout of `params.rs`. Written by `chuhan tune` (392763 positions, 200 epochs, lambda 1, K = 0.002245).
+//! The evaluation's weights, in the layout of `layout.rs`. Written by `chuhan tune` (392763 positions, 200 epochs, lambda 1, K = 0.002245).
 
-use super::params::{s, Score, NUM_WEIGHTS};
+use super::layout::{s, Score, NUM_WEIGHTS};
 
 #[rustfmt::skip]
 pub static WEIGHTS: [Score; NUM_WEIGHTS] = [

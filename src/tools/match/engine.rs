@@ -58,7 +58,7 @@ impl EngineSpec {
                 "name" => spec.name = v.to_string(),
                 "dir" => spec.dir = Some(v.to_string()),
                 "movetime" => {
-                    spec.movetime = Some(crate::protocol::options::parse_range("--engine movetime", v, 1..=3_600_000)?)
+                    spec.movetime = Some(crate::engine::options::parse_range("--engine movetime", v, 1..=3_600_000)?)
                 }
                 "proto" => {
                     spec.proto = match v.to_ascii_lowercase().as_str() {
