@@ -302,6 +302,18 @@ fn fen_round_trips() {
     });
 }
 
+/// XBoard's xiangqi FEN: H for the horse, E for the elephant, and no castling or en-passant fields (`w 0 1`).
+#[test]
+fn xboard_fen() {
+    let xboard = Position::from_fen("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w 0 1").unwrap();
+    assert_eq!(xboard.to_fen(), Position::startpos().to_fen());
+    let later = Position::from_fen("2eakae2/9/9/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR b 7 12").unwrap();
+    assert_eq!(later.to_fen(), "2bakab2/9/9/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 7 12");
+    // The four-field form still reads the counters after the two ignored fields.
+    let full = Position::from_fen("2bakab2/9/9/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 7 12").unwrap();
+    assert_eq!(full.to_fen(), later.to_fen());
+}
+
 #[test]
 fn checkers_and_pins() {
     common::random_positions(3000, 6, |pos| {

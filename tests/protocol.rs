@@ -1,5 +1,5 @@
-//! Transcripts of both dialects against the real binary: every command, commands in mid-search, bad input,
-//! and whole games played by a GUI-like client with clocks.
+//! Transcripts of the three protocols (UCCI, UCI, CECP) against the real binary: every command, commands in
+//! mid-search, bad input, and whole games played by a GUI-like client with clocks.
 
 mod common;
 
@@ -838,4 +838,177 @@ fn strength_levels_through_both_dialects() {
     let lines = e.until(Duration::from_secs(30), |l| l.starts_with("bestmove"));
     assert!(lines.iter().any(|l| l.starts_with("info depth 5 ")), "{lines:?}");
     e.send("quit");
+}
+
+/// The move in a CECP `move X` line, checked legal in `pos` and played on it.
+fn cecp_move(lines: &[String], pos: &mut Position) -> Move {
+    let text = lines.iter().find_map(|l| l.strip_prefix("move ")).expect("a move line");
+    let m = chuhan::notation::parse_iccs(pos, text).unwrap_or_else(|e| panic!("{text}: {e} in {}", pos.to_fen()));
+    pos.make_move(m);
+    m
+}
+
+/// CECP (XBoard): the handshake with the option features, ping, force mode, the engine's side after `go`,
+/// illegal moves, `remove`, errors and options.
+#[test]
+fn cecp_handshake_and_a_game() {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    let hs = e.expect_line("feature done=1");
+    assert_eq!(hs[0], "feature done=0");
+    for want in ["setboard=1", "usermove=1", "time=1", "ping=1", "colors=0", "sigint=0", "analyze=1", "memory=1"] {
+        assert!(hs[1].contains(want), "{want}: {}", hs[1]);
+    }
+    assert!(hs[1].contains(" variants=\"xiangqi\"") && hs[1].contains(" myname=\"Chuhan "), "{}", hs[1]);
+    assert!(hs.contains(&"feature option=\"Style -combo solid /// *normal /// risky\"".to_string()), "{hs:?}");
+    assert!(hs.contains(&"feature option=\"Skill Level -spin 20 0 20\"".to_string()), "{hs:?}");
+    assert!(!hs.iter().any(|l| l.contains("option=\"Hash") || l.contains("usemillisec")), "{hs:?}");
+    e.send("ping 1");
+    assert_eq!(e.expect_line("pong 1"), ["pong 1"]);
+    e.send("new");
+    e.send("variant xiangqi");
+    e.send("variant chess");
+    e.expect_line("Error (unsupported variant): chess");
+    // Force mode: moves are recorded, nothing is played.
+    e.send("force");
+    e.send("usermove h2e2");
+    e.send("usermove h9g7");
+    e.send("usermove a0a5");
+    e.send("ping 2");
+    let lines = e.expect_line("pong 2");
+    assert_eq!(lines, ["Illegal move: a0a5", "pong 2"]);
+    // `go`: the engine plays the side to move (Red), then answers Black's moves.
+    let mut pos = Position::startpos();
+    for m in ["h2e2", "h9g7"] {
+        pos.make_move(m.parse().unwrap());
+    }
+    e.send("sd 3");
+    e.send("go");
+    cecp_move(&e.until(Duration::from_secs(10), |l| l.starts_with("move ")), &mut pos);
+    let reply = pos.legal_moves().iter().copied().next().unwrap();
+    pos.make_move(reply);
+    e.send(&format!("usermove {reply}"));
+    cecp_move(&e.until(Duration::from_secs(10), |l| l.starts_with("move ")), &mut pos);
+    // `remove` takes back a move pair: Black's last move is legal again (and not otherwise).
+    e.send("force");
+    e.send("remove");
+    e.send(&format!("usermove {reply}"));
+    e.send("remove");
+    e.send("remove");
+    e.send("remove");
+    e.send("ping 3");
+    assert_eq!(e.expect_line("pong 3"), ["Error (no move to take back): remove", "pong 3"]);
+    // Errors and options.
+    e.send("frobnicate");
+    e.expect_line("Error (unknown command): frobnicate");
+    e.send("option Style=risky");
+    e.send("option Skill Level=99");
+    e.send("memory 32");
+    e.send("cores 1");
+    e.send("ping 4");
+    assert_eq!(e.expect_line("pong 4"), ["Error (bad option): Skill Level value 99 is out of range 0-20", "pong 4"]);
+    e.send("quit");
+    assert_eq!(e.exit_code(), 0);
+}
+
+/// CECP: `setboard` in XBoard's FEN, the engine mates and claims the result; mated, it claims the loss; a draw
+/// offer in a dead draw is accepted.
+#[test]
+fn cecp_results_and_draws() {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.expect_line("feature done=1");
+    e.send("new");
+    e.send("force");
+    e.send("setboard 3k5/2P6/9/9/9/9/9/9/9/4K3R w 0 1");
+    e.send("sd 4");
+    e.send("go");
+    let out = e.until(Duration::from_secs(10), |l| l.starts_with("1-0"));
+    assert_eq!(out[out.len() - 2..], ["move i0i9".to_string(), "1-0 {Red wins by checkmate}".to_string()]);
+    // The game is over: no more moves until a new one.
+    e.send("usermove d9e9");
+    e.expect_line("Error (the game is over): d9e9");
+    // Black to move with no move: the engine claims its own loss (stalemate loses in xiangqi).
+    e.send("new");
+    e.send("force");
+    e.send("setboard 3k5/2P6/9/9/9/9/9/9/9/4K4 b 0 1");
+    e.send("go");
+    e.expect_line("1-0 {Red wins by stalemate}");
+    // A draw offered in a dead draw (advisors only) is accepted.
+    e.send("new");
+    e.send("force");
+    e.send("setboard 3ak4/9/9/9/9/9/9/9/4A4/3AK4 w 0 1");
+    e.send("draw");
+    e.send("sd 4");
+    e.send("go");
+    let out = e.until(Duration::from_secs(10), |l| l.starts_with("move "));
+    assert!(out.contains(&"offer draw".to_string()), "{out:?}");
+    e.send("quit");
+}
+
+/// CECP analysis: thinking lines, `.` status, a move restarts the analysis, `exit` ends it; nothing is played.
+/// Pondering (`hard`): after its move the engine thinks on the reply it expects (`hint`), and answers that
+/// reply from its ponder search within the clock.
+#[test]
+fn cecp_analysis_and_pondering() {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.expect_line("feature done=1");
+    e.send("new");
+    e.send("force");
+    e.send("analyze");
+    e.until(Duration::from_secs(10), |l| l.starts_with("4 "));
+    e.send(".");
+    let status = e.until(Duration::from_secs(10), |l| l.starts_with("stat01: "));
+    let fields: Vec<&str> = status.last().unwrap().split_whitespace().collect();
+    assert_eq!((fields.len(), fields[5]), (6, "44"), "{fields:?}: 44 legal moves at the start");
+    e.send("usermove h2e2");
+    let restarted = e.until(Duration::from_secs(10), |l| l.starts_with("1 "));
+    assert!(restarted.iter().all(|l| !l.starts_with("move")), "{restarted:?}");
+    e.send("exit");
+    e.send("ping 1");
+    e.expect_line("pong 1");
+    let quiet = e.lines_for(Duration::from_millis(300));
+    assert!(quiet.is_empty(), "analysis ended: {quiet:?}");
+
+    e.send("new");
+    e.send("hard");
+    e.send("level 0 1 0");
+    e.send("time 6000");
+    e.send("otim 6000");
+    e.send("usermove h2e2");
+    let mut pos = Position::startpos();
+    pos.make_move("h2e2".parse().unwrap());
+    cecp_move(&e.until(Duration::from_secs(20), |l| l.starts_with("move ")), &mut pos);
+    e.send("hint");
+    let hint = e.until(Duration::from_secs(5), |l| l.starts_with("Hint: "));
+    let expected = hint.last().unwrap().strip_prefix("Hint: ").unwrap().to_string();
+    std::thread::sleep(Duration::from_millis(500));
+    e.send("time 5500");
+    e.send(&format!("usermove {expected}"));
+    pos.make_move(chuhan::notation::parse_iccs(&pos, &expected).unwrap());
+    let t = Instant::now();
+    cecp_move(&e.until(Duration::from_secs(20), |l| l.starts_with("move ")), &mut pos);
+    assert!(t.elapsed() < Duration::from_secs(8), "{:?}", t.elapsed());
+    e.send("quit");
+}
+
+/// XBoard may interrupt with SIGINT even when told not to: the engine ignores it.
+#[cfg(unix)]
+#[test]
+fn cecp_survives_sigint() {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("ping 1");
+    e.expect_line("pong 1");
+    let status = Command::new("kill").args(["-INT", &e.child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("ping 2");
+    e.expect_line("pong 2");
+    e.send("quit");
+    assert_eq!(e.exit_code(), 0);
 }

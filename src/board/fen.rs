@@ -103,9 +103,12 @@ impl Position {
             pos.st.key ^= super::zobrist::KEYS.side;
         }
         pos.start_side = pos.side;
-        // Castling and en-passant fields: xiangqi has neither, whatever they say.
-        let _ = fields.next();
-        let _ = fields.next();
+        // Castling and en-passant fields: xiangqi has neither, whatever they say. XBoard leaves them out (`w 0 1`).
+        let rest: Vec<&str> = fields.collect();
+        let mut fields = match rest.len() == 2 && rest.iter().all(|f| f.parse::<u32>().is_ok()) {
+            true => rest.iter().copied(),
+            false => rest.get(2..).unwrap_or(&[]).iter().copied(),
+        };
         if let Some(s) = fields.next() {
             match s.parse::<u16>() {
                 Ok(n) if n < 10000 => pos.st.rule60 = n,

@@ -203,6 +203,9 @@ pub struct OptionDef {
     /// Other names accepted by `setoption` (normalised: lower case, no spaces, `_` or `-`).
     pub aliases: &'static [&'static str],
     pub kind: Kind,
+    /// Offered to XBoard as an `option=` feature (not the ones CECP has commands for: `memory`, `cores`,
+    /// `hard`/`easy`, `new`, nor UCCI's clock unit).
+    pub cecp: bool,
     /// What it does (docs/protocol.md's option table).
     pub meaning: &'static str,
 }
@@ -238,6 +241,7 @@ pub static OPTIONS: &[OptionDef] = &[
         ucci: "usemillisec",
         aliases: &[],
         kind: Kind::Check { get: |o| o.use_millisec, set: |o, v| o.use_millisec = v },
+        cecp: false,
         meaning: "`go time`/`increment` in milliseconds instead of seconds",
     },
     OptionDef {
@@ -250,6 +254,7 @@ pub static OPTIONS: &[OptionDef] = &[
             get: |o| o.hash_mb as i64,
             set: |o, v| o.hash_mb = v as usize,
         },
+        cecp: false,
         meaning: "hash table size in MB",
     },
     OptionDef {
@@ -262,6 +267,7 @@ pub static OPTIONS: &[OptionDef] = &[
             get: |o| o.threads as i64,
             set: |o, v| o.threads = v as usize,
         },
+        cecp: false,
         meaning: "search threads (Lazy SMP)",
     },
     OptionDef {
@@ -274,6 +280,7 @@ pub static OPTIONS: &[OptionDef] = &[
             get: |o| o.multipv as i64,
             set: |o, v| o.multipv = v as usize,
         },
+        cecp: true,
         meaning: "principal variations reported",
     },
     OptionDef {
@@ -281,6 +288,7 @@ pub static OPTIONS: &[OptionDef] = &[
         ucci: "ponder",
         aliases: &[],
         kind: Kind::Check { get: |o| o.ponder, set: |o, v| o.ponder = v },
+        cecp: false,
         meaning: "the GUI may use `go ponder`",
     },
     OptionDef {
@@ -293,6 +301,7 @@ pub static OPTIONS: &[OptionDef] = &[
             get: |o| o.rules.name(),
             set: |o, v| o.rules = v.parse().expect("an advertised rule set"),
         },
+        cecp: true,
         meaning: "repetition rules: `chinese` (中国象棋协会) or `asian` (AXF)",
     },
     OptionDef {
@@ -305,6 +314,7 @@ pub static OPTIONS: &[OptionDef] = &[
             get: |o| o.natural_limit_rounds as i64,
             set: |o, v| o.natural_limit_rounds = v as u32,
         },
+        cecp: true,
         meaning: "rounds without a capture that draw (0 = none); at most 10 checks per side count",
     },
     OptionDef {
@@ -317,6 +327,7 @@ pub static OPTIONS: &[OptionDef] = &[
             get: |o| o.move_overhead as i64,
             set: |o, v| o.move_overhead = v as u64,
         },
+        cecp: true,
         meaning: "milliseconds kept back per move for GUI and pipe delays",
     },
     OptionDef {
@@ -334,6 +345,7 @@ pub static OPTIONS: &[OptionDef] = &[
             get: |o| if o.pruning { "large" } else { "none" },
             set: |o, v| o.pruning = v == "large",
         },
+        cecp: true,
         meaning: "`none` turns off the selective search (null move, futility, late-move pruning and reductions, SEE \
                   pruning, singular extensions): full-width alpha-beta with quiescence, for analysis and checks \
                   (UCCI's `small` and `medium` mean `large`)",
@@ -348,6 +360,7 @@ pub static OPTIONS: &[OptionDef] = &[
             get: |o| o.eval.name(),
             set: |o, v| o.eval = EvalKind::parse(v).expect("an advertised evaluation"),
         },
+        cecp: true,
         meaning: "the evaluation: `nnue` (the built-in network, `nnue/README.md` says which, or the one from \
                   `EvalFile`) or `hce` (handcrafted)",
     },
@@ -368,6 +381,7 @@ pub static OPTIONS: &[OptionDef] = &[
                 Ok(())
             },
         },
+        cecp: true,
         meaning: "a network file (`nnue/README.md`); a damaged or wrong file is refused with the reason and the old \
                   network kept",
     },
@@ -376,6 +390,7 @@ pub static OPTIONS: &[OptionDef] = &[
         ucci: "showwdl",
         aliases: &[],
         kind: Kind::Check { get: |o| o.show_wdl, set: |o, v| o.show_wdl = v },
+        cecp: true,
         meaning: "win/draw/loss permille after the score in `info` lines (`score cp 35 wdl 412 301 287`), from the \
                   model fitted to the evaluation's own games (docs/tools.md, `chuhan wdl`)",
     },
@@ -384,6 +399,7 @@ pub static OPTIONS: &[OptionDef] = &[
         ucci: "usebook",
         aliases: &[],
         kind: Kind::Check { get: |o| o.use_book, set: |o, v| o.use_book = v },
+        cecp: true,
         meaning: "play from the opening book while it knows the position (not in `go infinite`, `go ponder` or with \
                   `searchmoves`)",
     },
@@ -404,6 +420,7 @@ pub static OPTIONS: &[OptionDef] = &[
                 Ok(())
             },
         },
+        cecp: true,
         meaning: "book files in ElephantEye's `BOOK.DAT` format, several separated by `;`; a missing or damaged file \
                   is refused with the reason and the old book kept",
     },
@@ -417,6 +434,7 @@ pub static OPTIONS: &[OptionDef] = &[
             get: |o| o.book_depth as i64,
             set: |o, v| o.book_depth = v as u32,
         },
+        cecp: true,
         meaning: "the book is asked only in the first N plies of the game (counted from the FEN's move number)",
     },
     OptionDef {
@@ -429,6 +447,7 @@ pub static OPTIONS: &[OptionDef] = &[
             get: |o| o.style.name(),
             set: |o, v| o.style = *Style::ALL.iter().find(|s| s.name() == v).expect("an advertised style"),
         },
+        cecp: true,
         meaning: "attitude to draws: `solid` scores a draw +15 for itself in the search and accepts an offered draw \
                   (`go draw`) while its score is at most +60; `normal` 0 and +20; `risky` −30 (plays on) and accepts \
                   only at −60 or worse",
@@ -443,6 +462,7 @@ pub static OPTIONS: &[OptionDef] = &[
             get: |o| o.randomness.name(),
             set: |o, v| o.randomness = *Randomness::ALL.iter().find(|r| r.name() == v).expect("an advertised level"),
         },
+        cecp: true,
         meaning: "variety in game moves: `none`, `tiny`, `small`, `medium`, `large`, `huge` let a move be chosen \
                   among lines scoring within 0, 5, 15, 30, 60, 120 units (100 ≈ a pawn) of the best, weighted \
                   `margin + 1 − loss`; the search then scores at least 4 lines exactly (only `MultiPV` of them are \
@@ -460,6 +480,7 @@ pub static OPTIONS: &[OptionDef] = &[
             get: |o| o.skill_level as i64,
             set: |o, v| o.skill_level = v as u32,
         },
+        cecp: true,
         meaning: "playing strength; the highest is full strength. A lower level stops its search after a node count \
                   and plays one of 4–8 candidate moves with a chance falling with its score loss (never one the \
                   search sees lost while the best is not); the levels are about 120 Elo apart, measured in \
@@ -470,6 +491,7 @@ pub static OPTIONS: &[OptionDef] = &[
         ucci: "limitstrength",
         aliases: &[],
         kind: Kind::Check { get: |o| o.limit_strength, set: |o, v| o.limit_strength = v },
+        cecp: true,
         meaning: "play at `UCI_Elo` instead of `Skill Level`",
     },
     OptionDef {
@@ -485,6 +507,7 @@ pub static OPTIONS: &[OptionDef] = &[
             get: |o| o.elo as i64,
             set: |o, v| o.elo = v as i32,
         },
+        cecp: true,
         meaning: "the Elo to play at, within the measured range (fractions of a level in between measured levels); \
                   the scale: ElephantEye with its book off at 100 ms a move is 2000 \
                   ([`docs/strength.md`](strength.md))",
@@ -494,6 +517,7 @@ pub static OPTIONS: &[OptionDef] = &[
         ucci: "clearhash",
         aliases: &[],
         kind: Kind::Button(Change::ClearHash),
+        cecp: true,
         meaning: "empty the hash table",
     },
     OptionDef {
@@ -501,9 +525,17 @@ pub static OPTIONS: &[OptionDef] = &[
         ucci: "resign",
         aliases: &[],
         kind: Kind::Check { get: |o| o.resign, set: |o, v| o.resign = v },
+        cecp: true,
         meaning: "answer `bestmove m resign` after three hopeless searches (score ≤ −1500)",
     },
-    OptionDef { uci: None, ucci: "newgame", aliases: &[], kind: Kind::Button(Change::NewGame), meaning: "new game" },
+    OptionDef {
+        uci: None,
+        ucci: "newgame",
+        aliases: &[],
+        kind: Kind::Button(Change::NewGame),
+        cecp: false,
+        meaning: "new game",
+    },
 ];
 
 fn normalize(name: &str) -> String {
@@ -655,6 +687,33 @@ pub fn document() -> String {
 }
 
 impl Options {
+    /// The `option=` features of the XBoard protocol (`Style -combo solid /// *normal /// risky`), with the
+    /// values in force.
+    pub fn cecp_features(&self) -> Vec<String> {
+        OPTIONS
+            .iter()
+            .filter(|d| d.cecp)
+            .map(|d| {
+                let name = d.uci.unwrap_or(d.ucci);
+                match &d.kind {
+                    Kind::Check { get, .. } => format!("{name} -check {}", get(self) as u8),
+                    Kind::Spin { range, get, .. } => {
+                        let (lo, hi) = range();
+                        format!("{name} -spin {} {lo} {hi}", get(self))
+                    }
+                    Kind::Combo { vars, get, .. } => {
+                        let now = get(self);
+                        let vars: Vec<String> =
+                            vars().iter().map(|v| if *v == now { format!("*{v}") } else { v.to_string() }).collect();
+                        format!("{name} -combo {}", vars.join(" /// "))
+                    }
+                    Kind::Text { get, .. } => format!("{name} -string {}", get(self)),
+                    Kind::Button(_) => format!("{name} -button"),
+                }
+            })
+            .collect()
+    }
+
     /// The strength to play at: `UCI_Elo`'s level while `UCI_LimitStrength` is on, else `Skill Level`'s.
     pub fn strength(&self) -> Strength {
         if self.limit_strength {

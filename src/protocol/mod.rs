@@ -1,4 +1,4 @@
-//! The stdin/stdout protocol loop: UCCI or UCI, chosen by the first command.
+//! The stdin/stdout protocol loop: UCCI, UCI or CECP (XBoard), chosen by the first command.
 //!
 //! This module parses and prints; what a command means is the engine layer's (`crate::engine`, shared with
 //! every protocol). A reader thread turns input lines into events; the loop thread owns the [`Engine`]; a
@@ -7,6 +7,8 @@
 //! is dropped. Bad input of any kind is answered with `info string error: …` and changes nothing.
 
 use crate::board::Position;
+pub mod cecp;
+
 use crate::book::BookMove;
 use crate::engine::options::Change;
 use crate::engine::{random_u64, Answer, Engine, Plan, Request};
@@ -50,6 +52,8 @@ enum Event {
     Line(String),
     /// The search thread has sent its best move; the score it had.
     SearchDone(i32),
+    /// CECP: search `id` has ended with this answer (the loop decides whether to play it).
+    Finished(u64, Answer),
     Eof,
 }
 
@@ -589,53 +593,73 @@ fn spawn_reader(input: impl BufRead + Send + 'static, events: Sender<Event>) {
     });
 }
 
-/// Runs the loop until `quit` or end of input.
+/// Runs the loop until `quit` or end of input. The first command chooses the protocol: `xboard` hands the loop
+/// to CECP ([`cecp`]); anything else is UCCI or UCI (`ucci` or `uci`; replies follow UCI until one is seen).
 pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'static) {
     let (tx, rx): (Sender<Event>, Receiver<Event>) = channel();
     spawn_reader(input, tx.clone());
-    let mut s = Session::new(Out::new(output), tx);
+    let out = Out::new(output);
+    let first = loop {
+        match rx.recv() {
+            Ok(Event::Line(l)) if l.trim().is_empty() => continue,
+            Ok(ev) => break ev,
+            Err(_) => return,
+        }
+    };
+    if matches!(&first, Event::Line(l) if l.trim() == "xboard") {
+        return cecp::serve(rx, tx, out);
+    }
+    let mut s = Session::new(out, tx);
+    if !on_event(&mut s, first) {
+        return;
+    }
     while let Ok(ev) = rx.recv() {
-        match ev {
-            Event::Line(l) if s.searching() => s.busy(l),
-            Event::Line(l) => {
-                if !s.handle(&l) {
-                    return;
-                }
-            }
-            Event::SearchDone(score) => {
-                s.search_done(Some(score));
-                if s.quitting {
-                    if s.ucci() {
-                        s.out.line("bye");
-                    }
-                    return;
-                }
-                while !s.searching() {
-                    let Some(l) = s.queue.pop_front() else { break };
-                    if !s.handle(&l) {
-                        return;
-                    }
-                }
-            }
-            Event::Eof => {
-                // End of input: finish what was asked (open-ended searches are stopped), then leave.
-                loop {
-                    if let Some(r) = &s.search {
-                        if r.open_ended {
-                            s.engine.shared().stop.store(true, Relaxed);
-                        }
-                        s.search_done(None);
-                    }
-                    if s.quitting {
-                        break;
-                    }
-                    let Some(l) = s.queue.pop_front() else { break };
-                    if !s.handle(&l) {
-                        return;
-                    }
-                }
-                return;
-            }
+        if !on_event(&mut s, ev) {
+            return;
         }
     }
+}
+
+/// Handles one event of the UCCI/UCI loop; false when the loop should end.
+fn on_event(s: &mut Session, ev: Event) -> bool {
+    match ev {
+        Event::Line(l) if s.searching() => s.busy(l),
+        Event::Line(l) => return s.handle(&l),
+        Event::SearchDone(score) => {
+            s.search_done(Some(score));
+            if s.quitting {
+                if s.ucci() {
+                    s.out.line("bye");
+                }
+                return false;
+            }
+            while !s.searching() {
+                let Some(l) = s.queue.pop_front() else { break };
+                if !s.handle(&l) {
+                    return false;
+                }
+            }
+        }
+        Event::Finished(..) => {}
+        Event::Eof => {
+            // End of input: finish what was asked (open-ended searches are stopped), then leave.
+            loop {
+                if let Some(r) = &s.search {
+                    if r.open_ended {
+                        s.engine.shared().stop.store(true, Relaxed);
+                    }
+                    s.search_done(None);
+                }
+                if s.quitting {
+                    break;
+                }
+                let Some(l) = s.queue.pop_front() else { break };
+                if !s.handle(&l) {
+                    return false;
+                }
+            }
+            return false;
+        }
+    }
+    true
 }
