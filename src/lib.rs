@@ -13,16 +13,17 @@
 //! - `notation`: moves for people (ICCS, Chinese, WXF);
 //! - `engine`: what the protocol commands mean, for every protocol (the game, the options table in
 //!   `engine::options`, what a `go` asks for and what its result becomes);
-//! - `protocol`: the UCCI and UCI loop (parsing and printing only); `bench`: the fixed search that signs every
-//!   change;
+//! - `protocol`: the UCCI, UCI and CECP (XBoard) loops (parsing and printing only);
+//! - `bench`: the fixed search that signs every change;
 //! - `book`: opening books in ElephantEye's format; `strength`: the skill levels and their measured Elo.
 //!
 //! `tools` holds the command-line utilities (`perft`, `judge`, `analyze`, `annotate`, `match`, `datagen`, …). They
 //! build on the core; nothing in the core imports them, and no module imports one that imports it (checked by
 //! `tests/layering.rs`).
 
-// `unsafe` lives in two places, each block with its proof beside it: the cache prefetch in `tt.rs`, and the
-// network's AVX2 loops in `nnue/simd.rs` (checked bit for bit against the portable ones by a test).
+// `unsafe` lives in three places, each block with its proof beside it: the cache prefetch in `tt.rs`, the
+// network's AVX2 loops in `nnue/simd.rs` (checked bit for bit against the portable ones by a test), and the call
+// that makes the XBoard protocol ignore SIGINT in `protocol/cecp.rs` (tested by sending one).
 #![deny(unsafe_code)]
 
 pub mod bench;

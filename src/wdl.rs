@@ -17,6 +17,9 @@ use crate::types::{Color, PieceType};
 /// Material of the start position by [`material`].
 pub const MATERIAL_START: i32 = 66;
 
+/// The material at which reported scores are normalised ([`Model::to_cp`]): all pieces on the board.
+pub const NORMALIZE_MATERIAL: i32 = MATERIAL_START;
+
 /// The material on the board, both sides: rook 6, horse and cannon 3, advisor, elephant and pawn 1.
 pub fn material(pos: &Position) -> i32 {
     const VALUE: [i32; PieceType::NUM] = [0, 1, 1, 3, 6, 3, 1];
@@ -81,6 +84,18 @@ impl Model {
         1.0 / (1.0 + ((a - score as f64) / b).exp())
     }
 
+    /// A score as Chuhan reports it (UCI `cp`, UCCI `score`, CECP, `analyze`, `annotate`): scaled so that +100 is
+    /// the score at which the side to move wins half its games with all pieces on the board (`a` at
+    /// [`NORMALIZE_MATERIAL`]), whichever evaluation searched, as Stockfish and Pikafish normalise theirs. Mate
+    /// scores are left as they are.
+    pub fn to_cp(&self, score: i32) -> i32 {
+        if score.abs() >= MATE_BOUND {
+            return score;
+        }
+        let (a, _) = self.params(NORMALIZE_MATERIAL);
+        (100.0 * score as f64 / a).round() as i32
+    }
+
     /// Win, draw and loss for the side to move; mate scores are certain.
     pub fn wdl(&self, score: i32, material: i32) -> Wdl {
         if score >= MATE_BOUND {
@@ -120,6 +135,18 @@ mod tests {
             }
         }
         assert_eq!(HCE.wdl(MATE_BOUND, 30), Wdl { win: 1000, draw: 0, loss: 0 });
+        // Normalised scores: +100 wins half the games at the reference material, under either evaluation.
+        for model in [&HCE, &NNUE] {
+            let (a, _) = model.params(NORMALIZE_MATERIAL);
+            assert_eq!(model.to_cp(a.round() as i32), 100);
+            assert_eq!(model.to_cp(-(a.round() as i32)), -100);
+            assert!((model.win_rate(a.round() as i32, NORMALIZE_MATERIAL) - 0.5).abs() < 0.005);
+            assert_eq!(
+                (model.to_cp(0), model.to_cp(MATE_BOUND + 7), model.to_cp(-MATE_BOUND - 2)),
+                (0, MATE_BOUND + 7, -MATE_BOUND - 2)
+            );
+        }
+        assert_eq!((HCE.to_cp(286), NNUE.to_cp(262)), (100, 100));
         assert_eq!(HCE.wdl(-MATE_BOUND - 3, 30).loss, 1000);
     }
 }

@@ -1012,3 +1012,94 @@ fn cecp_survives_sigint() {
     e.send("quit");
     assert_eq!(e.exit_code(), 0);
 }
+
+/// A real XBoard session replayed: the commands XBoard 4.9.1 sent in a whole game (its debug log, in
+/// tests/fixtures), with the engine kept in force mode and its own recorded moves sent back as `usermove`, so
+/// that the game is the one XBoard saw. Every command is understood (no `Error`, no `Illegal move`), every
+/// `ping` answered; then a new game on XBoard's clock commands is played from the engine's side.
+#[test]
+fn cecp_replays_a_real_xboard_session() {
+    let fixture = include_str!("fixtures/xboard-4.9.1-game.txt");
+    let mut e = Engine::start();
+    let mut pings = 0;
+    let mut pos = Position::startpos();
+    for line in fixture.lines().filter(|l| !l.starts_with('#')) {
+        let (dir, text) = line.split_at(2);
+        let cmd = match (dir, text) {
+            ("> ", "go") | ("> ", "quit") => continue,
+            ("> ", t) => t.to_string(),
+            ("< ", t) => format!("usermove {}", t.strip_prefix("move ").unwrap()),
+            _ => panic!("fixture line {line}"),
+        };
+        if cmd == "new" {
+            pos = Position::startpos();
+        }
+        if let Some(m) = cmd.strip_prefix("usermove ") {
+            pos.make_move(chuhan::notation::parse_iccs(&pos, m).unwrap());
+        }
+        pings += cmd.starts_with("ping ") as usize;
+        e.send(&cmd);
+        if cmd == "new" {
+            // XBoard puts the engine in force mode before any move of a game it watches.
+            e.send("force");
+        }
+    }
+    e.send("ping 99");
+    let out = e.expect_line("pong 99");
+    assert_eq!(out.iter().filter(|l| l.starts_with("pong ")).count(), pings + 1, "{out:?}");
+    assert!(out.iter().all(|l| !l.starts_with("Error") && !l.starts_with("Illegal")), "{out:?}");
+    assert!(out.iter().any(|l| l.starts_with("feature ") && l.contains("variants=\"xiangqi\"")));
+    assert_eq!(game_state(&pos, &Rules::default()).result, chuhan::rules::GameResult::RedWins, "checkmate");
+    // XBoard's clock commands as it sends them for a game: the engine moves within its time.
+    e.send("new");
+    e.send("variant xiangqi");
+    e.send("level 0 0:20 0.1");
+    e.send("post");
+    e.send("time 2000");
+    e.send("otim 2000");
+    let t = Instant::now();
+    e.send("go");
+    let mut pos = Position::startpos();
+    cecp_move(&e.until(Duration::from_secs(10), |l| l.starts_with("move ")), &mut pos);
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?} of a 20 s clock", t.elapsed());
+    e.send("quit");
+    assert_eq!(e.exit_code(), 0);
+}
+
+/// CECP bad input: every malformed command gets an `Error (…)` line (or `Illegal move`), garbage bytes too, and
+/// the engine goes on answering.
+#[test]
+fn cecp_bad_input_is_answered() {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("new");
+    e.send("force");
+    let cases: [(&str, &str); 11] = [
+        ("level x y z", "Error (bad level): level x y z"),
+        ("level 40 5", "Error (bad level): level 40 5"),
+        ("st -1", "Error (bad st): st -1"),
+        ("sd abc", "Error (bad sd): sd abc"),
+        ("time soon", "Error (bad time): time soon"),
+        ("usermove", "Illegal move: "),
+        ("usermove z9z9", "Illegal move: z9z9"),
+        ("undo", "Error (no move to take back): undo"),
+        ("option Hash=lots", "Error (bad option): Hash value 'lots' is not a number"),
+        ("option NoSuch=1", "Error (bad option): unknown option 'NoSuch'"),
+        ("frobnicate 1 2", "Error (unknown command): frobnicate"),
+    ];
+    for (i, (cmd, want)) in cases.iter().enumerate() {
+        e.send(cmd);
+        e.send(&format!("ping {i}"));
+        let out = e.expect_line(&format!("pong {i}"));
+        assert_eq!(out[0], *want, "{cmd}: {out:?}");
+    }
+    e.send("setboard 9/9/9 w");
+    let out = e.until(Duration::from_secs(5), |l| l.starts_with("tellusererror"));
+    assert!(out.last().unwrap().starts_with("tellusererror Illegal position: "), "{out:?}");
+    e.send_bytes(b"\xff\xfe\x00garbage\x07\n");
+    e.send("ping 99");
+    let out = e.expect_line("pong 99");
+    assert!(out[0].starts_with("Error (unknown command): "), "{out:?}");
+    e.send("quit");
+    assert_eq!(e.exit_code(), 0);
+}

@@ -62,9 +62,11 @@ struct Thinking {
     post: Arc<AtomicBool>,
     /// The last report, for `.` (analysis status).
     last: Arc<Mutex<Option<Info>>>,
+    /// The searching evaluation's model, which normalises the scores shown.
+    scale: &'static crate::wdl::Model,
 }
 
-/// A score in XBoard's units: centipawns, mates as ±(100000 + moves).
+/// A score in XBoard's units: normalised centipawns ([`crate::wdl::Model::to_cp`]), mates as ±(100000 + moves).
 pub fn xboard_score(score: i32) -> i32 {
     match mate_moves(score) {
         Some(m) if m > 0 => MATE_SCORE + m,
@@ -82,7 +84,13 @@ impl Listener for Thinking {
         if self.post.load(Relaxed) {
             let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
             let cs = i.time_ms / 10;
-            self.out.line(&format!("{} {} {cs} {} {}", i.depth, xboard_score(i.score), i.nodes, pv.join(" ")));
+            self.out.line(&format!(
+                "{} {} {cs} {} {}",
+                i.depth,
+                xboard_score(self.scale.to_cp(i.score)),
+                i.nodes,
+                pv.join(" ")
+            ));
         }
     }
 
@@ -549,8 +557,12 @@ impl Session {
         let id = self.next_id;
         let shared = Arc::clone(self.engine.shared());
         let draw_offer = Arc::new(Mutex::new(req.draw_offer));
-        let thinking =
-            Thinking { out: self.out.clone(), post: Arc::clone(&self.post), last: Arc::clone(&self.last_info) };
+        let thinking = Thinking {
+            out: self.out.clone(),
+            post: Arc::clone(&self.post),
+            last: Arc::clone(&self.last_info),
+            scale: crate::wdl::model(job.settings.eval),
+        };
         let (events, offer, search_shared) = (self.events.clone(), Arc::clone(&draw_offer), Arc::clone(&shared));
         let handle = std::thread::spawn(move || {
             let result = job.run(&search_shared, &thinking, random_u64());

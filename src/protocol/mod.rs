@@ -2,9 +2,10 @@
 //!
 //! This module parses and prints; what a command means is the engine layer's (`crate::engine`, shared with
 //! every protocol). A reader thread turns input lines into events; the loop thread owns the [`Engine`]; a
-//! search runs on a thread of its own and reports through [`Out`]. While a search runs, `stop`, `ponderhit`, `isready` and
-//! `quit` are answered at once and every other command waits in a queue until the best move is out — nothing
-//! is dropped. Bad input of any kind is answered with `info string error: …` and changes nothing.
+//! search runs on a thread of its own and reports through [`Out`]. While a search runs, `stop`, `ponderhit`,
+//! `isready` and `quit` are answered at once and every other command waits in a queue until the best move is
+//! out — nothing is dropped. Bad input of any kind is answered with `info string error: …` and changes nothing.
+//! XBoard's protocol, where the engine keeps the game, is in [`cecp`].
 
 use crate::board::Position;
 pub mod cecp;
@@ -75,6 +76,8 @@ struct Reporter {
     multipv: usize,
     /// With `UCI_ShowWDL`: the model of the evaluation searching and the root's material.
     wdl: Option<(&'static crate::wdl::Model, i32)>,
+    /// The searching evaluation's model, which normalises the scores reported ([`crate::wdl::Model::to_cp`]).
+    scale: &'static crate::wdl::Model,
 }
 
 impl Listener for Reporter {
@@ -105,7 +108,7 @@ impl Listener for Reporter {
             "info depth {} seldepth {}{multipv} score {}{bound}{wdl} nodes {} nps {nps} hashfull {} time {} pv {}",
             i.depth,
             i.seldepth,
-            format_score(self.dialect, i.score),
+            format_score(self.dialect, self.scale.to_cp(i.score)),
             i.nodes,
             i.hashfull,
             i.time_ms,
@@ -402,7 +405,7 @@ impl Session {
         if !e.mv.is_null() && pos.is_legal(e.mv) {
             s.push_str(&format!(" bestmove {}", e.mv));
         }
-        let score = format_score(Dialect::Ucci, e.score);
+        let score = format_score(Dialect::Ucci, crate::wdl::model(self.engine.options.eval).to_cp(e.score));
         if matches!(e.bound, Bound::Lower | Bound::Exact) {
             s.push_str(&format!(" lowerbound {score} depth {}", e.depth.max(0)));
         }
@@ -450,7 +453,8 @@ impl Session {
             .then(|| (crate::wdl::model(job.settings.eval), crate::wdl::material(&job.pos)));
         let open_ended = job.open_ended;
         let handle = std::thread::spawn(move || {
-            let reporter = Reporter { out: out.clone(), dialect, multipv: job.shown, wdl };
+            let scale = crate::wdl::model(job.settings.eval);
+            let reporter = Reporter { out: out.clone(), dialect, multipv: job.shown, wdl, scale };
             let result = job.run(&shared, &reporter, random_u64());
             let draw = *offer2.lock().unwrap_or_else(|e| e.into_inner());
             answer(&out, dialect, &job.answer(&result, draw));

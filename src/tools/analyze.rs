@@ -44,7 +44,8 @@ pub fn diagram(pos: &Position, colour: bool) -> String {
     s
 }
 
-/// A score for people: `+1.25` (pawns, from the side to move), `mate in 3`, `mated in 2`.
+/// A score for people: `+1.25` (a normalised score, `wdl::Model::to_cp`, over 100; from the side to move),
+/// `mate in 3`, `mated in 2`.
 pub fn human_score(score: i32) -> String {
     match mate_moves(score) {
         Some(n) if score > 0 => format!("mate in {n}"),
@@ -101,7 +102,7 @@ impl Listener for Printer {
             i.depth,
             i.seldepth,
             i.multipv,
-            human_score(i.score),
+            human_score(self.wdl.to_cp(i.score)),
             wdl_text(self.wdl, &self.pos, i.score),
             si(i.nodes),
             si(i.nodes * 1000 / i.time_ms.max(1)),
@@ -191,7 +192,7 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
             println!(
                 "best move: {m} ({})  score {} ({})  depth {}  nodes {}",
                 to_chinese(&pos, m, Script::Simplified),
-                human_score(result.score),
+                human_score(wdl.to_cp(result.score)),
                 wdl_text(wdl, &pos, result.score),
                 result.depth,
                 result.nodes

@@ -309,6 +309,8 @@ pub fn run(args: AnnotateArgs) -> Result<(), String> {
     let book = book_moves(&start, &moves);
     let model = crate::wdl::model(settings.eval);
     let expected = |score: i32, material: i32| model.wdl(score, material).expected();
+    // Scores shown are normalised (`wdl::Model::to_cp`): the same number means the same under either evaluation.
+    let shown = |score: i32, side: Color| red_score(model.to_cp(score), side);
     let notes = mark_moves(&start, &moves, &analyses, book, expected);
     let notation = notation_of(&start, g.moves.first());
     let perpetual = perpetual_start(&judged, &rules, &start);
@@ -318,7 +320,7 @@ pub fn run(args: AnnotateArgs) -> Result<(), String> {
     for (i, n) in notes.iter().enumerate() {
         let (pos, a) = (&positions[i], &analyses[i]);
         // The score after the move, from Red's side (the `[%eval]` convention of annotated PGN).
-        let mut c = format!("[%eval {}]", red_score(analyses[i + 1].score, !n.side));
+        let mut c = format!("[%eval {}]", shown(analyses[i + 1].score, !n.side));
         if n.mark != Mark::None {
             let _ = write!(c, " {} {}", n.mark.chinese(), n.mark.name());
         }
@@ -326,7 +328,7 @@ pub fn run(args: AnnotateArgs) -> Result<(), String> {
             let _ = write!(c, " (-{:.1} %)", n.loss * 100.0);
         }
         if n.mark != Mark::Book {
-            let _ = write!(c, "; {} -> {}", red_score(a.score, n.side), red_score(analyses[i + 1].score, !n.side));
+            let _ = write!(c, "; {} -> {}", shown(a.score, n.side), shown(analyses[i + 1].score, !n.side));
         }
         if let Some(best) = a.best.filter(|&b| b != n.played && n.mark != Mark::Book) {
             let line = pv_text(pos, &a.pv, notation, 6);
@@ -339,7 +341,7 @@ pub fn run(args: AnnotateArgs) -> Result<(), String> {
                 } else {
                     to_chinese(pos, best, Script::Simplified)
                 },
-                red_score(a.score, n.side)
+                shown(a.score, n.side)
             );
         }
         if let Some((ply, text)) = &perpetual {
