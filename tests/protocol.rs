@@ -899,6 +899,16 @@ fn cecp_handshake_and_a_game() {
     e.send("remove");
     e.send("ping 3");
     assert_eq!(e.expect_line("pong 3"), ["Error (no move to take back): remove", "pong 3"]);
+    // `setboard` in XBoard's letters (H, E, no castling fields) and in ours; `undo` takes back one move.
+    e.send("setboard rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w 0 1");
+    e.send("usermove h2e2");
+    e.send("undo");
+    e.send("usermove b2e2");
+    e.send("setboard rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1");
+    e.send("usermove h2e2");
+    e.send("usermove h9g7");
+    e.send("ping 5");
+    assert_eq!(e.expect_line("pong 5"), ["Illegal move: h2e2", "pong 5"], "Black to move after the second setboard");
     // Errors and options.
     e.send("frobnicate");
     e.expect_line("Error (unknown command): frobnicate");
