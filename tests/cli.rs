@@ -640,3 +640,21 @@ fn elephanteye_book_dat_is_reachable() {
     assert_eq!((found_records, book.len()), (3932, 12081), "{:.1} %", share * 100.0);
     assert!(seen_positions.len() > 1000, "{}", seen_positions.len());
 }
+
+/// A reader that leaves early (`chuhan params | head -1`): the tool stops quietly with SIGPIPE's status, no panic
+/// message.
+#[test]
+fn a_closed_pipe_is_not_a_panic() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+        .args(["params"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn chuhan");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

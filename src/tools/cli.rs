@@ -65,6 +65,7 @@ pub enum Command {
 
 /// The binary's entry point: the protocol loop without arguments, a subcommand otherwise.
 pub fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = match parse(std::env::args_os()) {
         Ok(cli) => cli,
         Err(e) => {
@@ -87,6 +88,24 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `chuhan params | head`: the reader leaves, the next `println!` fails with a broken pipe and panics. A shell tool
+/// then stops quietly with the status a SIGPIPE gives (141), as `cat` would; any other panic is reported as usual.
+fn quiet_on_closed_pipe() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let text = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if text.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        report(info);
+    }));
 }
 
 /// Parses a command line (the program name first).
