@@ -304,6 +304,19 @@ fn datagen_shards_merge_and_resume() {
         chuhan(&["datagen", "merge", "--out", pm.to_str().unwrap(), pa.to_str().unwrap(), pb.to_str().unwrap()], "");
     assert_eq!(code, 0, "{err}");
     assert_eq!(games_in(&pm), full);
+    // Merging is canonical: the shards in any order, and the unsharded file, merge to the same bytes.
+    let merged = |name: &str, inputs: &[&std::path::Path]| {
+        let out = p(name);
+        let mut args = vec!["datagen".to_string(), "merge".into(), "--out".into(), out.to_str().unwrap().into()];
+        args.extend(inputs.iter().map(|i| i.to_str().unwrap().to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (_, err, code) = chuhan(&args, "");
+        assert_eq!(code, 0, "{err}");
+        std::fs::read(out).unwrap()
+    };
+    let canonical = std::fs::read(&pm).unwrap();
+    assert_eq!(merged("ba-merged.xqg", &[&pb, &pa]), canonical);
+    assert_eq!(merged("full-merged.xqg", &[&p("full.xqg")]), canonical);
     // The same games train the same network, whatever files hold them and in whatever order.
     let train = |data: &[&std::path::Path], out: &str| {
         let mut args = vec!["train", "--epochs", "1", "--hidden", "16", "--batch", "64", "--seed", "2", "-q"];

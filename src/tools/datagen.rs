@@ -310,18 +310,22 @@ pub fn run(args: DatagenArgs) -> Result<(), String> {
     }
 }
 
-/// `chuhan datagen merge --out FILE IN…`: the intact games of every input, each (seed, index) once.
+/// `chuhan datagen merge --out FILE IN…`: the intact games of every input, each (seed, index) once, in the order
+/// of (seed, index), chunked per seed: the same games give the same file byte for byte, however they were
+/// sharded, ordered or resumed.
 fn merge(args: MergeArgs) -> Result<(), String> {
     let (path, inputs) = (args.out, args.inputs);
     let mut seen = HashSet::new();
-    let mut bytes = Vec::new();
-    let mut total = 0;
+    let mut games = Vec::new();
     for input in &inputs {
-        let games: Vec<Game> = xqg::read(input)?.into_iter().filter(|g| seen.insert((g.seed, g.index))).collect();
-        total += games.len();
-        for chunk in games.chunk_by(|a, b| a.seed == b.seed) {
-            bytes.extend(xqg::encode_chunk(chunk[0].seed, 0, chunk));
-        }
+        games.extend(xqg::read(input)?.into_iter().filter(|g| seen.insert((g.seed, g.index))));
+    }
+    games.sort_by_key(|g| (g.seed, g.index));
+    let total = games.len();
+    let mut bytes = Vec::new();
+    // Chunks of at most 4096 games keep every chunk's payload far below its 4 GiB length field.
+    for chunk in games.chunk_by(|a, b| a.seed == b.seed).flat_map(|seed| seed.chunks(4096)) {
+        bytes.extend(xqg::encode_chunk(chunk[0].seed, 0, chunk));
     }
     std::fs::write(&path, bytes).map_err(|e| format!("datagen merge: {path}: {e}"))?;
     eprintln!("datagen merge: {total} games from {} files into {path}", inputs.len());
