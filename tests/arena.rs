@@ -257,3 +257,50 @@ fn a_stopped_match_resumes_from_its_pgn() {
         assert!(err.contains(needle), "{games} {seed}: {err}");
     }
 }
+
+/// The moves of every game of a match's PGN by round number, comments (scores, times) left out.
+fn games_by_round(pgn: &str) -> std::collections::BTreeMap<u64, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for game in pgn.split("[Event ").skip(1) {
+        let round: u64 = game.split("[Round \"").nth(1).and_then(|r| r.split('"').next()).unwrap().parse().unwrap();
+        let body = game.lines().filter(|l| !l.starts_with('[')).collect::<Vec<_>>().join(" ");
+        let (mut moves, mut depth) = (String::new(), 0);
+        for c in body.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ if depth == 0 => moves.push(c),
+                _ => {}
+            }
+        }
+        assert!(out.insert(round, moves.split_whitespace().collect::<Vec<_>>().join(" ")).is_none(), "round {round}");
+    }
+    out
+}
+
+/// `--shard K/N` plays the pairs numbered K modulo N: at a fixed depth two shards together give exactly the games
+/// of the whole match, numbered as in it.
+#[test]
+fn match_shards_play_the_whole_match_between_them() {
+    let run = |name: &str, shard: Option<&str>| {
+        let pgn = tmp(name);
+        let mut extra = vec!["--depth", "3", "--games", "8", "--maxmoves", "60", "--concurrency", "2", "--pgn", &pgn];
+        if let Some(s) = shard {
+            extra.extend(["--shard", s]);
+        }
+        play(real("a", "uci"), real("b", "ucci"), &extra);
+        games_by_round(&std::fs::read_to_string(&pgn).unwrap())
+    };
+    let whole = run("whole.pgn", None);
+    let (s0, s1) = (run("s0.pgn", Some("0/2")), run("s1.pgn", Some("1/2")));
+    assert_eq!(whole.keys().copied().collect::<Vec<_>>(), (1..=8).collect::<Vec<u64>>());
+    assert_eq!(s0.keys().copied().collect::<Vec<_>>(), [1, 2, 5, 6], "pairs 0 and 2");
+    assert_eq!(s1.keys().copied().collect::<Vec<_>>(), [3, 4, 7, 8], "pairs 1 and 3");
+    let mut both = s0.clone();
+    both.extend(s1);
+    assert_eq!(both, whole);
+    let (_, err, code) =
+        chuhan(&strings(&["match", "--engine", "cmd=x", "--engine", "cmd=y", "--depth", "1", "--shard", "2/2"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("'2/2' is not K/N"), "{err}");
+}

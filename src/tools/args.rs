@@ -20,6 +20,17 @@ where
     move |v: &str| crate::engine::options::parse_range("value", v, range.clone())
 }
 
+/// A value parser for `--shard K/N`: the K-th of N disjoint parts of a run (datagen's games, a match's pairs).
+pub fn shard(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("'{s}' is not K/N with 0 <= K < N");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if n == 0 || k >= n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
 /// A value parser for `--rules chinese|asian`.
 pub fn rule_set(v: &str) -> Result<RuleSet, String> {
     v.parse()

@@ -16,7 +16,7 @@
 //! `--text` writes the tuner's format instead, one quiet position a line (`FEN | result | score`, both from
 //! Red's side: not in check, best move not a capture, no mate score), appended and not resumable.
 
-use super::args::{in_range, EvalArgs};
+use super::args::{in_range, shard, EvalArgs};
 use super::openings;
 use super::progress::Progress;
 use super::xqg::{self, Game};
@@ -129,17 +129,6 @@ fn text_lines(g: &Game) -> String {
     text
 }
 
-/// Parses `K/N`.
-fn parse_shard(s: &str) -> Result<(u64, u64), String> {
-    let bad = || format!("datagen: --shard '{s}' is not K/N with 0 <= K < N");
-    let (k, n) = s.split_once('/').ok_or_else(bad)?;
-    let (k, n): (u64, u64) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
-    if n == 0 || k >= n {
-        return Err(bad());
-    }
-    Ok((k, n))
-}
-
 /// Where the output stands: the games already in a game file (cut back to its intact chunks).
 fn resume(path: &str) -> Result<HashSet<(u64, u64)>, String> {
     let Ok(bytes) = std::fs::read(path) else { return Ok(HashSet::new()) };
@@ -198,7 +187,7 @@ pub struct DatagenArgs {
     #[arg(long, value_name = "UNITS", default_value_t = 500, value_parser = in_range(0i32..=MATE_BOUND))]
     pub balance: i32,
     /// Play only the games whose number is K mod N (0 <= K < N): N such runs make the whole set, disjointly
-    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    #[arg(long, value_name = "K/N", value_parser = shard)]
     pub shard: Option<(u64, u64)>,
     /// Write text lines (FEN, result, score) instead of the binary game file (for `chuhan tune`)
     #[arg(long)]
@@ -359,9 +348,9 @@ mod tests {
 
     #[test]
     fn shards() {
-        assert_eq!(parse_shard("1/4"), Ok((1, 4)));
+        assert_eq!(shard("1/4"), Ok((1, 4)));
         for bad in ["4/4", "1", "a/2", "1/0"] {
-            assert!(parse_shard(bad).is_err(), "{bad}");
+            assert!(shard(bad).is_err(), "{bad}");
         }
     }
 }

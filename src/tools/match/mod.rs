@@ -9,7 +9,7 @@
 pub mod engine;
 pub mod stats;
 
-use super::args::{in_range, rule_set};
+use super::args::{in_range, rule_set, shard};
 use super::openings::{self, Opening};
 use super::progress::Progress;
 use super::records::{self, pgn};
@@ -65,6 +65,8 @@ impl TimeControl {
 pub struct Config {
     pub engines: [EngineSpec; 2],
     pub games: u64,
+    /// This run's part of the match (K, N): the game pairs whose number is K modulo N (`--shard`).
+    pub shard: (u64, u64),
     pub concurrency: usize,
     pub tc: Option<TimeControl>,
     pub movetime: Option<u64>,
@@ -620,6 +622,9 @@ pub fn run_match(cfg: &Config) -> Result<Tally, String> {
                     if pair >= pairs || stop.load(Relaxed) {
                         break;
                     }
+                    if pair % cfg.shard.1 != cfg.shard.0 {
+                        continue;
+                    }
                     let opening = opening_of(cfg, pair * 2);
                     for k in 0..2 {
                         let index = pair * 2 + k;
@@ -835,6 +840,10 @@ pub struct MatchArgs {
     /// are not played again, new ones are appended
     #[arg(long, requires = "pgn")]
     pub resume: bool,
+    /// Play only part K of N of the match (the game pairs numbered K modulo N), for many machines; the shards'
+    /// PGN files together hold the games of the whole match, numbered as in it
+    #[arg(long, value_name = "K/N", value_parser = shard)]
+    pub shard: Option<(u64, u64)>,
 }
 
 /// The configuration of `chuhan match` from its parsed command line.
@@ -937,6 +946,7 @@ pub fn config_from_args(args: MatchArgs) -> Result<Config, String> {
         event: args.event,
         quiet: args.quiet,
         resume: args.resume,
+        shard: args.shard.unwrap_or((0, 1)),
     })
 }
 
