@@ -39,6 +39,19 @@ impl Engine {
         Engine { child, stdin, lines }
     }
 
+    /// An engine after XBoard's handshake (`xboard`, `protover 2`), with the lines of its features.
+    fn xboard_features() -> (Engine, Vec<String>) {
+        let mut e = Engine::start();
+        e.send("xboard");
+        e.send("protover 2");
+        let features = e.expect_line("feature done=1");
+        (e, features)
+    }
+
+    fn xboard() -> Engine {
+        Engine::xboard_features().0
+    }
+
     fn send(&mut self, s: &str) {
         writeln!(self.stdin, "{s}").unwrap();
         self.stdin.flush().unwrap();
@@ -852,10 +865,7 @@ fn cecp_move(lines: &[String], pos: &mut Position) -> Move {
 /// illegal moves, `remove`, errors and options.
 #[test]
 fn cecp_handshake_and_a_game() {
-    let mut e = Engine::start();
-    e.send("xboard");
-    e.send("protover 2");
-    let hs = e.expect_line("feature done=1");
+    let (mut e, hs) = Engine::xboard_features();
     assert_eq!(hs[0], "feature done=0");
     for want in ["setboard=1", "usermove=1", "time=1", "ping=1", "colors=0", "sigint=0", "analyze=1", "memory=1"] {
         assert!(hs[1].contains(want), "{want}: {}", hs[1]);
@@ -926,10 +936,7 @@ fn cecp_handshake_and_a_game() {
 /// offer in a dead draw is accepted.
 #[test]
 fn cecp_results_and_draws() {
-    let mut e = Engine::start();
-    e.send("xboard");
-    e.send("protover 2");
-    e.expect_line("feature done=1");
+    let mut e = Engine::xboard();
     e.send("new");
     e.send("force");
     e.send("setboard 3k5/2P6/9/9/9/9/9/9/9/4K3R w 0 1");
@@ -963,10 +970,7 @@ fn cecp_results_and_draws() {
 /// reply from its ponder search within the clock.
 #[test]
 fn cecp_analysis_and_pondering() {
-    let mut e = Engine::start();
-    e.send("xboard");
-    e.send("protover 2");
-    e.expect_line("feature done=1");
+    let mut e = Engine::xboard();
     e.send("new");
     e.send("force");
     e.send("analyze");

@@ -337,7 +337,8 @@ impl Session {
             "undo" | "remove" => {
                 let n = if cmd == "undo" { 1 } else { 2 };
                 if self.moves.len() < n {
-                    return self.keep(|s| s.error("no move to take back", line));
+                    self.error("no move to take back", line);
+                    return true;
                 }
                 self.cancel();
                 self.moves.truncate(self.moves.len() - n);
@@ -377,11 +378,6 @@ impl Session {
             _ if parse_iccs(self.pos(), cmd).is_ok() => self.usermove(cmd),
             _ => self.error("unknown command", cmd),
         }
-        true
-    }
-
-    fn keep(&self, f: impl FnOnce(&Self)) -> bool {
-        f(self);
         true
     }
 
