@@ -279,26 +279,92 @@ fn games_by_round(pgn: &str) -> std::collections::BTreeMap<u64, String> {
 }
 
 /// `--shard K/N` plays the pairs numbered K modulo N: at a fixed depth two shards together give exactly the games
-/// of the whole match, numbered as in it.
+/// of the whole match, numbered as in it, and `match merge` gives the whole match's report and JSON summary.
 #[test]
 fn match_shards_play_the_whole_match_between_them() {
+    // (games by round, report, JSON summary)
     let run = |name: &str, shard: Option<&str>| {
-        let pgn = tmp(name);
-        let mut extra = vec!["--depth", "3", "--games", "8", "--maxmoves", "60", "--concurrency", "2", "--pgn", &pgn];
+        let (pgn, json) = (tmp(&format!("{name}.pgn")), tmp(&format!("{name}.json")));
+        let mut extra = vec!["--depth", "3", "--games", "8", "--maxmoves", "60", "--concurrency", "2"];
+        extra.extend(["--pgn", &pgn, "--json", &json]);
         if let Some(s) = shard {
             extra.extend(["--shard", s]);
         }
-        play(real("a", "uci"), real("b", "ucci"), &extra);
-        games_by_round(&std::fs::read_to_string(&pgn).unwrap())
+        let report = play(real("a", "uci"), real("b", "ucci"), &extra);
+        (games_by_round(&std::fs::read_to_string(&pgn).unwrap()), report, std::fs::read_to_string(&json).unwrap())
     };
-    let whole = run("whole.pgn", None);
-    let (s0, s1) = (run("s0.pgn", Some("0/2")), run("s1.pgn", Some("1/2")));
+    let (whole, whole_report, whole_json) = run("whole", None);
+    let ((s0, ..), (s1, ..)) = (run("s0", Some("0/2")), run("s1", Some("1/2")));
     assert_eq!(whole.keys().copied().collect::<Vec<_>>(), (1..=8).collect::<Vec<u64>>());
     assert_eq!(s0.keys().copied().collect::<Vec<_>>(), [1, 2, 5, 6], "pairs 0 and 2");
     assert_eq!(s1.keys().copied().collect::<Vec<_>>(), [3, 4, 7, 8], "pairs 1 and 3");
     let mut both = s0.clone();
     both.extend(s1);
     assert_eq!(both, whole);
+
+    // The merge, shards in any order: the unsharded run's report and summary to the byte, its games in order.
+    let (merged_pgn, merged_json) = (tmp("merged.pgn"), tmp("merged.json"));
+    let merge = |files: &[&str], extra: &[&str]| {
+        let mut args = strings(&["match", "merge"]);
+        args.extend(files.iter().map(|f| tmp(f)));
+        args.extend(strings(extra));
+        chuhan(&args)
+    };
+    let (report, err, code) = merge(&["s1.pgn", "s0.pgn"], &["--json", &merged_json, "--pgn", &merged_pgn]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err, "");
+    assert!(whole_report.starts_with("Results of a vs b (depth 3, chinese rules, 8 games):\n"), "{whole_report}");
+    assert_eq!(report, whole_report);
+    assert_eq!(std::fs::read_to_string(&merged_json).unwrap(), whole_json);
+    let merged = std::fs::read_to_string(&merged_pgn).unwrap();
+    assert_eq!(games_by_round(&merged), whole);
+    let rounds: Vec<u64> = merged
+        .lines()
+        .filter_map(|l| l.strip_prefix("[Round \""))
+        .map(|r| r.trim_end_matches("\"]").parse().unwrap())
+        .collect();
+    assert_eq!(rounds, (1..=8).collect::<Vec<u64>>(), "in round order");
+
+    // With an SPRT: its state over all the games.
+    let (report, _, code) = merge(&["s0.pgn", "s1.pgn"], &["--sprt", "elo0=0 elo1=5"]);
+    assert_eq!(code, 0);
+    assert!(report.contains("SPRT: elo0 0 elo1 5 alpha 0.05 beta 0.05: LLR "), "{report}");
+    assert!(report.contains("— no decision yet\n"), "{report}");
+
+    // One shard alone: its games, and the rounds no file holds named.
+    let (report, err, code) = merge(&["s1.pgn"], &[]);
+    assert_eq!(code, 0);
+    assert!(report.contains("(depth 3, chinese rules, 4 games)"), "{report}");
+    assert_eq!(err, "match merge: 4 of rounds 1-8 in no file: 1, 2, 5, 6\n");
+
+    // A game twice, or games of another match, are refused.
+    let (_, err, code) = merge(&["s0.pgn", "whole.pgn"], &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("whole.pgn: game 1 is also in"), "{err}");
+    let other = tmp("other.pgn");
+    let text = std::fs::read_to_string(tmp("s1.pgn")).unwrap();
+    std::fs::write(&other, text.replace("[Limit \"depth 3\"]", "[Limit \"depth 4\"]")).unwrap();
+    let (_, err, code) = merge(&["s0.pgn", "other.pgn"], &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("was played at depth 4 under the chinese rules, but"), "{err}");
+
+    // An SPRT is the whole match's: a shard refuses one.
+    let shard_sprt = [
+        "match",
+        "--engine",
+        "cmd=x",
+        "--engine",
+        "cmd=y",
+        "--depth",
+        "1",
+        "--shard",
+        "0/2",
+        "--sprt",
+        "elo0=0 elo1=5",
+    ];
+    let (_, err, code) = chuhan(&strings(&shard_sprt));
+    assert_eq!(code, 2);
+    assert!(err.contains("give --sprt to `chuhan match merge`"), "{err}");
     let (_, err, code) =
         chuhan(&strings(&["match", "--engine", "cmd=x", "--engine", "cmd=y", "--depth", "1", "--shard", "2/2"]));
     assert_eq!(code, 2);

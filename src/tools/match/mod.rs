@@ -7,6 +7,8 @@
 //! JSON, and stops the match as soon as an SPRT decides.
 
 pub mod engine;
+mod merge;
+mod report;
 pub mod stats;
 
 use super::args::{in_range, rule_set, shard};
@@ -17,9 +19,8 @@ use crate::board::Position;
 use crate::rules::{game_state, GameResult, Reason, RuleSet, Rules};
 use crate::types::{Color, Move};
 use engine::{Engine, EngineSpec, Failure, GoParams, Proto};
-use serde::Serialize;
-use stats::{Decision, Sprt, Tally};
-use std::collections::BTreeMap;
+use report::{Heading, Results};
+use stats::{Sprt, Tally};
 use std::collections::{HashMap, HashSet};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -365,208 +366,43 @@ pub fn to_pgn(g: &GameRecord, cfg: &Config, date: &str) -> String {
     if let Some(tc) = cfg.tc {
         tags.push(("TimeControl", tc.pgn()));
     }
+    // What `chuhan match merge` needs to report the shards as one match.
+    tags.push(("Limit", limit_text(cfg)));
+    tags.push(("Rules", cfg.rules.set.name().to_string()));
     tags.push(("Termination", g.reason.to_string()));
     let pos = Position::from_fen(&g.fen).expect("game FENs are valid");
     pgn::write(&tags, &pos, &g.moves, &[], &g.notes, g.result.pgn())
 }
 
-/// The match summary written by `--json` (shape documented in docs/tools.md).
-#[derive(Serialize)]
-struct Summary {
-    engines: [String; 2],
-    games: u64,
-    wins: u64,
-    draws: u64,
-    losses: u64,
-    points: f64,
-    score: Option<f64>,
-    elo: Option<f64>,
-    elo_error: Option<f64>,
-    pentanomial: [u64; 5],
-    elo_pentanomial: Option<f64>,
-    elo_pentanomial_error: Option<f64>,
-    los: Option<f64>,
-    rules: &'static str,
-    /// Games by how they ended, sorted by name.
-    terminations: BTreeMap<String, u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    sprt: Option<SprtJson>,
+/// The limit the games were played at, as the report and the PGN's `Limit` tag give it.
+fn limit_text(cfg: &Config) -> String {
+    if let Some(tc) = cfg.tc {
+        format!("tc {}", tc.pgn())
+    } else if let Some(mt) = cfg.movetime {
+        format!("{mt} ms/move")
+    } else if let Some(n) = cfg.nodes {
+        format!("{n} nodes/move")
+    } else {
+        format!("depth {}", cfg.depth.unwrap_or(10))
+    }
 }
 
-#[derive(Serialize)]
-struct SprtJson {
-    elo0: f64,
-    elo1: f64,
-    alpha: f64,
-    beta: f64,
-    llr: f64,
-    lower_bound: f64,
-    upper_bound: f64,
-    decision: &'static str,
+/// How many of a match's `games` shard (K, N) plays: those of the pairs numbered K modulo N.
+fn games_of_shard(games: u64, (k, n): (u64, u64)) -> u64 {
+    let pairs = games / 2;
+    let whole_pairs = pairs / n + u64::from(pairs % n > k);
+    // An odd last game is pair `pairs` alone.
+    whole_pairs * 2 + u64::from(games % 2 == 1 && pairs % n == k)
 }
 
-/// Collected results.
-#[derive(Default)]
-struct Results {
-    tally: Tally,
-    reasons: HashMap<String, u64>,
-    pairs: HashMap<u64, Vec<f64>>,
-    games: Vec<GameRecord>,
-    decision: Option<(f64, Decision)>,
-}
-
-impl Results {
-    fn add(&mut self, g: GameRecord) {
-        let p = g.points_first();
-        if p == 1.0 {
-            self.tally.wins += 1;
-        } else if p == 0.0 {
-            self.tally.losses += 1;
-        } else {
-            self.tally.draws += 1;
-        }
-        let kind = g.reason.split(" (").next().unwrap_or(&g.reason).to_string();
-        *self.reasons.entry(kind).or_default() += 1;
-        let pair = g.index / 2;
-        let entry = self.pairs.entry(pair).or_default();
-        entry.push(p);
-        // A pair counts once both games are in (an odd last game has no partner and only counts as a game).
-        if entry.len() == 2 {
-            let points = entry[0] + entry[1];
-            self.tally.penta[(points * 2.0).round() as usize] += 1;
-        }
-        self.games.push(g);
-    }
-
-    /// Whether the SPRT (if any) has decided; its first decision is kept (games still in flight when it is
-    /// reached are counted but do not change it).
-    fn sprt_decided(&mut self, cfg: &Config) -> bool {
-        let Some(s) = cfg.sprt else { return false };
-        if self.decision.is_none() {
-            let (llr, d) = s.decide(&self.tally);
-            if d != Decision::Continue {
-                self.decision = Some((llr, d));
-            }
-        }
-        self.decision.is_some()
-    }
-
-    fn summary_json(&self, cfg: &Config) -> String {
-        let t = &self.tally;
-        let (elo, penta_elo) = (t.elo(), t.elo_pentanomial());
-        let summary = Summary {
-            engines: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
-            games: t.games(),
-            wins: t.wins,
-            draws: t.draws,
-            losses: t.losses,
-            points: t.points(),
-            score: t.score(),
-            elo: elo.map(|e| e.0),
-            elo_error: elo.map(|e| e.1),
-            pentanomial: t.penta,
-            elo_pentanomial: penta_elo.map(|e| e.0),
-            elo_pentanomial_error: penta_elo.map(|e| e.1),
-            los: t.los(),
-            rules: cfg.rules.set.name(),
-            terminations: self.reasons.iter().map(|(k, v)| (k.clone(), *v)).collect(),
-            sprt: cfg.sprt.map(|s| {
-                let (llr, d) = self.decision.unwrap_or((t.llr(s.elo0, s.elo1), Decision::Continue));
-                let (lower_bound, upper_bound) = s.bounds();
-                SprtJson {
-                    elo0: s.elo0,
-                    elo1: s.elo1,
-                    alpha: s.alpha,
-                    beta: s.beta,
-                    llr,
-                    lower_bound,
-                    upper_bound,
-                    decision: match d {
-                        Decision::Continue => "continue",
-                        Decision::H0 => "H0",
-                        Decision::H1 => "H1",
-                    },
-                }
-            }),
-        };
-        serde_json::to_string(&summary).unwrap_or_default()
-    }
-
-    fn progress(&self, cfg: &Config) -> String {
-        let t = &self.tally;
-        let elo = t.elo().map_or("n/a".into(), |(e, err)| format!("{e:+.1} ± {err:.1}"));
-        let mut s = format!(
-            "[{}/{}] {} vs {}: W {} D {} L {}  score {:.3}  Elo {elo}",
-            t.games(),
-            cfg.games,
-            cfg.engines[0].name,
-            cfg.engines[1].name,
-            t.wins,
-            t.draws,
-            t.losses,
-            t.score().unwrap_or(0.5)
-        );
-        if let Some(sp) = cfg.sprt {
-            let (lo, hi) = sp.bounds();
-            s.push_str(&format!("  LLR {:.2} ({lo:.2}, {hi:.2})", t.llr(sp.elo0, sp.elo1)));
-        }
-        s
-    }
-
-    fn report(&self, cfg: &Config) -> String {
-        let t = &self.tally;
-        let mut s = String::new();
-        let limit = if let Some(tc) = cfg.tc {
-            format!("tc {}", tc.pgn())
-        } else if let Some(mt) = cfg.movetime {
-            format!("{mt} ms/move")
-        } else if let Some(n) = cfg.nodes {
-            format!("{n} nodes/move")
-        } else {
-            format!("depth {}", cfg.depth.unwrap_or(10))
-        };
-        s.push_str(&format!(
-            "Results of {} vs {} ({limit}, {} rules, {} games):\n",
-            cfg.engines[0].name,
-            cfg.engines[1].name,
-            cfg.rules.set.name(),
-            t.games()
-        ));
-        s.push_str(&format!(
-            "Games: {}, Wins: {}, Draws: {}, Losses: {}, Points: {:.1} ({:.2} %)\n",
-            t.games(),
-            t.wins,
-            t.draws,
-            t.losses,
-            t.points(),
-            100.0 * t.score().unwrap_or(0.0)
-        ));
-        let fmt = |e: Option<(f64, f64)>| e.map_or("n/a".to_string(), |(e, err)| format!("{e:+.1} +/- {err:.1}"));
-        s.push_str(&format!(
-            "Elo: {}, LOS: {}, draw ratio: {:.1} %\n",
-            fmt(t.elo()),
-            t.los().map_or("n/a".into(), |l| format!("{:.1} %", 100.0 * l)),
-            100.0 * t.draws as f64 / t.games().max(1) as f64
-        ));
-        s.push_str(&format!("Ptnml(0-2): {:?}, Elo (pairs): {}\n", t.penta, fmt(t.elo_pentanomial())));
-        if let Some(sp) = cfg.sprt {
-            let (llr, d) = self.decision.unwrap_or((t.llr(sp.elo0, sp.elo1), Decision::Continue));
-            let (lo, hi) = sp.bounds();
-            let verdict = match d {
-                Decision::Continue => "no decision yet",
-                Decision::H0 => "H0 accepted",
-                Decision::H1 => "H1 accepted",
-            };
-            s.push_str(&format!(
-                "SPRT: elo0 {} elo1 {} alpha {} beta {}: LLR {llr:.2} (bounds {lo:.2}, {hi:.2}) — {verdict}\n",
-                sp.elo0, sp.elo1, sp.alpha, sp.beta
-            ));
-        }
-        let mut reasons: Vec<(&String, &u64)> = self.reasons.iter().collect();
-        reasons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-        let list: Vec<String> = reasons.iter().map(|(k, v)| format!("{k} {v}")).collect();
-        s.push_str(&format!("Terminations: {}\n", list.join(", ")));
-        s
+/// The report's heading for this match.
+fn heading(cfg: &Config) -> Heading {
+    Heading {
+        engines: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
+        limit: limit_text(cfg),
+        rules: cfg.rules.set.name().to_string(),
+        sprt: cfg.sprt,
+        games: games_of_shard(cfg.games, cfg.shard),
     }
 }
 
@@ -597,15 +433,16 @@ pub fn run_match(cfg: &Config) -> Result<Tally, String> {
     let next_pair = AtomicU64::new(0);
     let pairs = cfg.games.div_ceil(2);
     let (tx, rx) = channel::<Result<GameRecord, String>>();
+    let heading = heading(cfg);
     let mut results = Results::default();
     for g in played {
-        results.add(g);
+        results.add(g.index, g.points_first(), &g.reason);
     }
-    if results.sprt_decided(cfg) {
+    if results.sprt_decided(cfg.sprt) {
         stop.store(true, Relaxed);
     }
     if !done.is_empty() && !cfg.quiet {
-        eprintln!("{} (resumed: {} games from the PGN file)", results.progress(cfg), done.len());
+        eprintln!("{} (resumed: {} games from the PGN file)", results.progress(&heading), done.len());
     }
     let mut error = None;
     // In a log the per-game lines are the progress: no periodic lines besides.
@@ -663,19 +500,19 @@ pub fn run_match(cfg: &Config) -> Result<Tally, String> {
                         let _ = f.write_all(to_pgn(&g, cfg, &date).as_bytes());
                         let _ = f.flush();
                     }
-                    results.add(g);
-                    if results.sprt_decided(cfg) {
+                    results.add(g.index, g.points_first(), &g.reason);
+                    if results.sprt_decided(cfg.sprt) {
                         stop.store(true, Relaxed);
                     }
                     // A bar on a terminal; one line a game in a log.
                     bar.inc(1);
                     match bar.is_bar() {
-                        true => bar.set_message(results.progress(cfg)),
-                        false if !cfg.quiet => eprintln!("{}", results.progress(cfg)),
+                        true => bar.set_message(results.progress(&heading)),
+                        false if !cfg.quiet => eprintln!("{}", results.progress(&heading)),
                         false => {}
                     }
                     if let Some(path) = &cfg.json {
-                        let _ = std::fs::write(path, results.summary_json(cfg) + "\n");
+                        let _ = std::fs::write(path, results.summary_json(&heading) + "\n");
                     }
                 }
             }
@@ -685,9 +522,10 @@ pub fn run_match(cfg: &Config) -> Result<Tally, String> {
     if let Some(e) = error {
         return Err(e);
     }
-    print!("{}", results.report(cfg));
+    print!("{}", results.report(&heading));
     if let Some(path) = &cfg.json {
-        std::fs::write(path, results.summary_json(cfg) + "\n").map_err(|e| format!("cannot write '{path}': {e}"))?;
+        std::fs::write(path, results.summary_json(&heading) + "\n")
+            .map_err(|e| format!("cannot write '{path}': {e}"))?;
     }
     Ok(results.tally)
 }
@@ -756,16 +594,24 @@ fn key_values(text: &str, keys: &[&str]) -> Result<HashMap<String, f64>, String>
 }
 
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Examples:
+#[command(
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    after_help = "Examples:
   chuhan match --engine cmd=target/release/chuhan name=new --engine cmd=./chuhan-old name=old \\
                --tc 10+0.1 --games 400 --concurrency 2 --pgn m.pgn --json m.json
   chuhan match --engine cmd=./eleeye proto=ucci option.usebook=false --engine cmd=chuhan option.Eval=nnue \\
                --movetime 100 --sprt \"elo0=0 elo1=10\"
+  chuhan match --engine … --engine … --nodes 5000 --games 1000 --shard 3/8 --resume --pgn out/shard-3.pgn
+  chuhan match merge out/shard-*.pgn --json out/merged.json      (one report over the 8 shards)
 
 An engine is key=value words: cmd=PATH (required), arg=A (repeatable), name=N, dir=D, proto=uci|ucci
 (default uci), notation=standard|fairy, movetime=MS (this engine's own time per move in place of the match's
-limit), option.NAME=VALUE (repeatable).")]
+limit), option.NAME=VALUE (repeatable)."
+)]
 pub struct MatchArgs {
+    #[command(subcommand)]
+    pub command: Option<MatchCommand>,
     /// An engine (give it twice): cmd=PATH [arg=A]… [proto=uci|ucci] [name=N] [dir=D] [option.X=V]…
     #[arg(long, value_name = "KEY=VALUE", num_args = 1.., required = true, action = clap::ArgAction::Append)]
     pub engine: Vec<String>,
@@ -846,6 +692,12 @@ pub struct MatchArgs {
     pub shard: Option<(u64, u64)>,
 }
 
+#[derive(clap::Subcommand, Debug)]
+pub enum MatchCommand {
+    /// One report (W/D/L, Elo, pentanomial, SPRT) over the PGN files of a match's shards
+    Merge(Box<merge::MergeArgs>),
+}
+
 /// The configuration of `chuhan match` from its parsed command line.
 pub fn config_from_args(args: MatchArgs) -> Result<Config, String> {
     let each: Vec<String> = args.each.iter().flat_map(|w| w.split_whitespace()).map(String::from).collect();
@@ -898,6 +750,12 @@ pub fn config_from_args(args: MatchArgs) -> Result<Config, String> {
         rules.set = r;
     }
     let sprt = args.sprt;
+    let shard = args.shard.unwrap_or((0, 1));
+    if sprt.is_some() && shard.1 > 1 {
+        return Err("match: --sprt decides on the whole match, not on one shard: play the shards with --games N \
+                    and give --sprt to `chuhan match merge`"
+            .into());
+    }
     let games = match (args.games, args.rounds) {
         (Some(g), _) => g,
         (None, Some(r)) => 2 * r,
@@ -946,12 +804,15 @@ pub fn config_from_args(args: MatchArgs) -> Result<Config, String> {
         event: args.event,
         quiet: args.quiet,
         resume: args.resume,
-        shard: args.shard.unwrap_or((0, 1)),
+        shard,
     })
 }
 
-/// `chuhan match …`
+/// `chuhan match …` or `chuhan match merge …`
 pub fn run(args: MatchArgs) -> Result<(), String> {
+    if let Some(MatchCommand::Merge(m)) = args.command {
+        return merge::run(*m);
+    }
     let cfg = config_from_args(args)?;
     run_match(&cfg).map(|_| ())
 }
@@ -969,6 +830,18 @@ mod tests {
             assert!(TimeControl::parse(bad).is_err(), "{bad}");
         }
         assert_eq!(TimeControl::parse("10+0.1").unwrap().pgn(), "10+0.1");
+    }
+
+    #[test]
+    fn shards_share_the_games() {
+        for games in [1, 2, 7, 8, 9, 400, 401] {
+            for n in [1, 2, 3, 8] {
+                let shares: Vec<u64> = (0..n).map(|k| games_of_shard(games, (k, n))).collect();
+                assert_eq!(shares.iter().sum::<u64>(), games, "{games} games in {n} shards: {shares:?}");
+                let by_rule = |k| (0..games).filter(|i| (i / 2) % n == k).count() as u64;
+                assert_eq!(shares, (0..n).map(by_rule).collect::<Vec<_>>());
+            }
+        }
     }
 
     #[test]
