@@ -21,9 +21,10 @@
 //! build on the core; nothing in the core imports them, and no module imports one that imports it (checked by
 //! `tests/layering.rs`).
 
-// `unsafe` lives in three places, each block with its proof beside it: the cache prefetch in `tt.rs`, the
-// network's AVX2 loops in `nnue/simd.rs` (checked bit for bit against the portable ones by a test), and the call
-// that makes the XBoard protocol ignore SIGINT in `protocol/cecp.rs` (tested by sending one).
+// `unsafe` lives in four places, each block with its proof beside it: the cache prefetch in `tt.rs`, the
+// network's AVX2 loops in `nnue/simd.rs` and the trainer's gradient built for AVX2 in `nnue/train/model.rs` (each
+// checked bit for bit against the portable code by a test), and the call that makes the XBoard protocol ignore
+// SIGINT in `protocol/cecp.rs` (tested by sending one).
 #![deny(unsafe_code)]
 
 pub mod bench;

@@ -25,6 +25,7 @@ pub mod records;
 pub mod sample;
 
 use crate::nnue::network::Network;
+use crate::nnue::simd::Backend;
 use crate::rng::Rng;
 use model::SliceGradient;
 pub use model::{Layout, Model};
@@ -77,7 +78,12 @@ pub fn train(
     mut report: impl FnMut(usize, &Model, &Adam, f64, f64),
 ) -> Result<(), String> {
     let mut rng = Rng::new(cfg.seed);
-    let mut state = StepState { grad: vec![0.0f32; model.params()], seen: vec![false; model.layout.rows()] };
+    let mut state = StepState {
+        grad: vec![0.0f32; model.params()],
+        seen: vec![false; model.layout.rows()],
+        rows: Vec::new(),
+        backend: Backend::detect(),
+    };
     let layout = model.layout;
     for epoch in 0..cfg.epochs {
         if epoch < start_epoch {
@@ -113,18 +119,23 @@ pub fn train(
     Ok(())
 }
 
-/// The gradient buffer and which of its input rows hold something, kept across batches.
+/// The gradient buffer and which of its input rows hold something, kept across batches; the network's input
+/// rows as they stand (`Model::input_rows`).
 struct StepState {
     grad: Vec<f32>,
     seen: Vec<bool>,
+    rows: Vec<f32>,
+    backend: Backend,
 }
 
 impl StepState {
     /// One mini-batch: the gradient, in fixed slices added in order, then an Adam step; the summed loss.
     fn step(&mut self, model: &mut Model, adam: &mut Adam, batch: &[&Encoded], wdl: f32, lr: f32) -> f64 {
         let h = model.layout.hidden;
-        let (grad, seen) = (&mut self.grad, &mut self.seen);
-        let parts: Vec<SliceGradient> = batch.par_chunks(SLICE).map(|slice| model.gradient(slice, wdl)).collect();
+        model.input_rows(&mut self.rows);
+        let (grad, seen, rows) = (&mut self.grad, &mut self.seen, &self.rows);
+        let parts: Vec<SliceGradient> =
+            batch.par_chunks(SLICE).map(|slice| model.gradient(self.backend, rows, slice, wdl)).collect();
         // The slices' gradients added in slice order, so the sums do not depend on the threads; the input rows
         // in parallel, each thread a range of rows.
         let n1 = model.w1.len();
@@ -176,10 +187,12 @@ impl StepState {
 
 /// The largest difference, in evaluation units, between the float model and the quantised network.
 pub fn quantisation_error(model: &Model, net: &Network, samples: &[Encoded]) -> f64 {
+    let mut rows = Vec::new();
+    model.input_rows(&mut rows);
     samples
         .iter()
         .map(|s| {
-            let float = model.forward(s) as f64 * SCALE as f64;
+            let float = model.forward(&rows, s) as f64 * SCALE as f64;
             (float - quantised_eval(net, s) as f64).abs()
         })
         .fold(0.0, f64::max)
@@ -187,10 +200,8 @@ pub fn quantisation_error(model: &Model, net: &Network, samples: &[Encoded]) -> 
 
 /// The quantised network's evaluation of a sample, as the engine computes it.
 pub(super) fn quantised_eval(net: &Network, s: &Encoded) -> i32 {
-    // The factor plane's inputs are folded into the buckets' rows: the network has only the latter.
-    let inputs = net.features.inputs();
-    let us: Vec<usize> = s.us.iter().map(|&f| f as usize).filter(|&f| f < inputs).collect();
-    let them: Vec<usize> = s.them.iter().map(|&f| f as usize).filter(|&f| f < inputs).collect();
+    let us: Vec<usize> = s.us.iter().map(|&f| f as usize).collect();
+    let them: Vec<usize> = s.them.iter().map(|&f| f as usize).collect();
     crate::nnue::State::evaluate_features(net, &us, &them, s.bucket as usize)
 }
 

@@ -4,6 +4,7 @@ use super::sample::{sigmoid, Encoded};
 use super::{QA, QB, SCALE};
 use crate::nnue::features::{FeatureSet, PLANE};
 use crate::nnue::network::{Network, MAX_OUTPUT_WEIGHT};
+use crate::nnue::simd::Backend;
 use crate::rng::Rng;
 use rayon::prelude::*;
 
@@ -43,9 +44,23 @@ pub struct Model {
     pub b2: Vec<f32>,
 }
 
-#[inline]
+#[inline(always)]
 fn screlu(x: f32) -> f32 {
     x.clamp(0.0, 1.0).powi(2)
+}
+
+/// `Σ screlu(acc[i]) · w[i]`, summed in eight lanes (then the lanes in order), so that the loop vectorises
+/// instead of waiting on one running sum; the order is fixed, so the result is too.
+#[inline(always)]
+fn screlu_dot(acc: &[f32], w: &[f32]) -> f32 {
+    debug_assert!(acc.len().is_multiple_of(8) && w.len() == acc.len(), "hidden sizes are multiples of 16");
+    let mut lanes = [0.0f32; 8];
+    for (a, w) in acc.chunks_exact(8).zip(w.chunks_exact(8)) {
+        for k in 0..8 {
+            lanes[k] += screlu(a[k]) * w[k];
+        }
+    }
+    lanes.iter().sum()
 }
 
 /// The largest float output weight: quantised by QB it must fit the SIMD dot product's ±127.
@@ -150,75 +165,125 @@ impl Model {
         Ok(out)
     }
 
-    pub(super) fn accumulate(&self, features: &[u32]) -> Vec<f32> {
+    /// The network's input rows (`features.inputs()` rows of `hidden`) into `out`: with a factor plane, each
+    /// bucket's row plus the shared plane's row of the same input, as the quantised network will hold them.
+    /// Training computes them once a step and reads 32 rows a side per position instead of 64.
+    pub fn input_rows(&self, out: &mut Vec<f32>) {
+        let (h, inputs) = (self.layout.hidden, self.layout.features.inputs());
+        out.resize(inputs * h, 0.0);
+        if !self.layout.factorised() {
+            out.copy_from_slice(&self.w1);
+            return;
+        }
+        let shared = &self.w1[inputs * h..];
+        out.par_chunks_mut(PLANE * h).zip(self.w1[..inputs * h].par_chunks(PLANE * h)).for_each(|(out, own)| {
+            for ((o, &a), &b) in out.iter_mut().zip(own).zip(shared) {
+                *o = a + b;
+            }
+        });
+    }
+
+    /// One side's accumulator: the biases plus the input rows (from [`Model::input_rows`]) of `features`.
+    #[inline(always)]
+    fn accumulate(&self, rows: &[f32], features: &[u32], acc: &mut [f32]) {
         let h = self.layout.hidden;
-        let mut acc = self.b1.clone();
+        acc.copy_from_slice(&self.b1);
         for &f in features {
             let f = f as usize;
-            for (a, w) in acc.iter_mut().zip(&self.w1[f * h..(f + 1) * h]) {
+            for (a, w) in acc.iter_mut().zip(&rows[f * h..(f + 1) * h]) {
                 *a += w;
             }
         }
-        acc
     }
 
-    /// The output (a logit) for a sample.
-    pub fn forward(&self, s: &Encoded) -> f32 {
+    /// The output (a logit) for a sample, with the input rows from [`Model::input_rows`].
+    pub fn forward(&self, rows: &[f32], s: &Encoded) -> f32 {
         let h = self.layout.hidden;
         let w2 = &self.w2[s.bucket as usize * 2 * h..(s.bucket as usize + 1) * 2 * h];
-        let (a, b) = (self.accumulate(&s.us), self.accumulate(&s.them));
-        self.b2[s.bucket as usize] + (0..h).map(|i| screlu(a[i]) * w2[i] + screlu(b[i]) * w2[h + i]).sum::<f32>()
+        let (mut a, mut b) = (vec![0.0; h], vec![0.0; h]);
+        self.accumulate(rows, &s.us, &mut a);
+        self.accumulate(rows, &s.them, &mut b);
+        self.b2[s.bucket as usize] + screlu_dot(&a, &w2[..h]) + screlu_dot(&b, &w2[h..])
     }
 
     pub fn params(&self) -> usize {
         self.w1.len() + self.b1.len() + self.w2.len() + self.b2.len()
     }
 
-    /// The loss gradient of `samples` and their summed loss. Only the input rows the samples use are kept
-    /// (a slice touches a few thousand of the king-bucketed network's 15 120 rows).
-    pub(super) fn gradient(&self, samples: &[&Encoded], wdl: f32) -> SliceGradient {
+    /// The loss gradient of `samples` and their summed loss, with the input rows from [`Model::input_rows`].
+    /// Only the input rows the samples use are kept (a slice touches a few thousand of the king-bucketed
+    /// network's 15 120 rows); a factor-plane row's gradient is the sum of its buckets' rows' gradients.
+    /// `backend` chooses the machine code: the same loops compiled for AVX2 or for any x86-64; Rust neither
+    /// reorders nor fuses float operations, so both give the same bits (a test checks).
+    pub(super) fn gradient(&self, backend: Backend, rows: &[f32], samples: &[&Encoded], wdl: f32) -> SliceGradient {
+        match backend {
+            Backend::Scalar => self.gradient_portable(rows, samples, wdl),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Backend::Avx2` is only made by `Backend::detect` after the CPU reported AVX2, and AVX2 is
+            // all that `gradient_avx2`'s target feature assumes; its body is safe code (slices check bounds).
+            #[allow(unsafe_code)]
+            Backend::Avx2 => unsafe { self.gradient_avx2(rows, samples, wdl) },
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[allow(unsafe_code)]
+    unsafe fn gradient_avx2(&self, rows: &[f32], samples: &[&Encoded], wdl: f32) -> SliceGradient {
+        self.gradient_portable(rows, samples, wdl)
+    }
+
+    #[inline(always)]
+    fn gradient_portable(&self, rows: &[f32], samples: &[&Encoded], wdl: f32) -> SliceGradient {
         let h = self.layout.hidden;
         let mut out = SliceGradient {
             slot: vec![u32::MAX; self.layout.rows()],
             rows: Vec::new(),
             w1: Vec::new(),
-            rest: vec![0.0; h + self.w2.len() + self.b2.len()],
+            rest: Vec::new(),
             loss: 0.0,
         };
-        let (gb1, rest) = out.rest.split_at_mut(h);
+        let mut dense = vec![0.0; h + self.w2.len() + self.b2.len()];
+        let (gb1, rest) = dense.split_at_mut(h);
         let (gw2, gb2) = rest.split_at_mut(self.w2.len());
         let mut d_acc = vec![0.0f32; h];
+        let mut accs = [vec![0.0f32; h], vec![0.0f32; h]];
         for s in samples {
             let ob = s.bucket as usize;
             let (w2, gw2) = (&self.w2[ob * 2 * h..(ob + 1) * 2 * h], &mut gw2[ob * 2 * h..(ob + 1) * 2 * h]);
-            let accs = [self.accumulate(&s.us), self.accumulate(&s.them)];
-            let mut o = self.b2[ob];
-            for (k, acc) in accs.iter().enumerate() {
-                o += acc.iter().zip(&w2[k * h..(k + 1) * h]).map(|(&x, w)| screlu(x) * w).sum::<f32>();
-            }
+            self.accumulate(rows, &s.us, &mut accs[0]);
+            self.accumulate(rows, &s.them, &mut accs[1]);
+            let o = self.b2[ob] + screlu_dot(&accs[0], &w2[..h]) + screlu_dot(&accs[1], &w2[h..]);
             let p = sigmoid(o);
             let target = s.target(wdl);
             out.loss += ((p - target) as f64).powi(2);
             let g = 2.0 * (p - target) * p * (1.0 - p);
             gb2[ob] += g;
             for (k, (acc, feats)) in accs.iter().zip([&s.us, &s.them]).enumerate() {
-                for i in 0..h {
-                    let x = acc[i];
-                    gw2[k * h + i] += g * screlu(x);
-                    d_acc[i] = if x > 0.0 && x < 1.0 { g * w2[k * h + i] * 2.0 * x } else { 0.0 };
-                    gb1[i] += d_acc[i];
+                let (w2, gw2) = (&w2[k * h..(k + 1) * h], &mut gw2[k * h..(k + 1) * h]);
+                // Zipped slices of one length: no bounds checks, so the loop vectorises.
+                for ((((&x, &w), gw), d), gb) in acc.iter().zip(w2).zip(gw2).zip(d_acc.iter_mut()).zip(gb1.iter_mut()) {
+                    *gw += g * screlu(x);
+                    *d = if x > 0.0 && x < 1.0 { g * w * 2.0 * x } else { 0.0 };
+                    *gb += *d;
                 }
                 for &f in feats.iter() {
-                    let slot = &mut out.slot[f as usize];
-                    if *slot == u32::MAX {
-                        *slot = out.rows.len() as u32;
-                        out.rows.push(f);
-                        out.w1.resize(out.w1.len() + h, 0.0);
-                    }
-                    let at = *slot as usize * h;
+                    let at = out.row(f as usize, h);
                     for (gw, d) in out.w1[at..at + h].iter_mut().zip(&d_acc) {
                         *gw += d;
                     }
+                }
+            }
+        }
+        out.rest = dense;
+        if self.layout.factorised() {
+            let inputs = self.layout.features.inputs();
+            // Factor rows are created here, after every bucket row: their places lie beyond row k's.
+            for k in 0..out.rows.len() {
+                let at = out.row(inputs + out.rows[k] as usize % PLANE, h);
+                let (own, shared) = out.w1.split_at_mut(at);
+                for (s, g) in shared[..h].iter_mut().zip(&own[k * h..(k + 1) * h]) {
+                    *s += g;
                 }
             }
         }
@@ -227,9 +292,11 @@ impl Model {
 
     /// The mean loss over `samples`.
     pub fn loss(&self, samples: &[Encoded], wdl: f32) -> f64 {
+        let mut rows = Vec::new();
+        self.input_rows(&mut rows);
         let total: f64 = samples
             .par_chunks(super::SLICE)
-            .map(|c| c.iter().map(|s| ((sigmoid(self.forward(s)) - s.target(wdl)) as f64).powi(2)).sum::<f64>())
+            .map(|c| c.iter().map(|s| ((sigmoid(self.forward(&rows, s)) - s.target(wdl)) as f64).powi(2)).sum::<f64>())
             .sum();
         total / samples.len().max(1) as f64
     }
@@ -237,12 +304,8 @@ impl Model {
     /// The quantised network.
     pub fn quantise(&self) -> Network {
         let q16 = |x: f32, s: f32| (x * s).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
-        let (h, inputs) = (self.layout.hidden, self.layout.features.inputs());
-        // Each bucket's rows plus the shared plane's.
-        let w1 = (0..inputs * h).map(|i| {
-            let shared = if self.layout.factorised() { self.w1[inputs * h + i % (PLANE * h)] } else { 0.0 };
-            self.w1[i] + shared
-        });
+        let mut w1 = Vec::new();
+        self.input_rows(&mut w1);
         Network {
             features: self.layout.features,
             hidden: self.layout.hidden,
@@ -250,7 +313,7 @@ impl Model {
             qa: QA,
             qb: QB,
             scale: SCALE,
-            feature_weights: w1.map(|w| q16(w, QA as f32)).collect(),
+            feature_weights: w1.iter().map(|&w| q16(w, QA as f32)).collect(),
             feature_biases: self.b1.iter().map(|&w| q16(w, QA as f32)).collect(),
             output_weights: self
                 .w2
@@ -272,6 +335,19 @@ pub(super) struct SliceGradient {
     pub(super) loss: f64,
 }
 
+impl SliceGradient {
+    /// Where input row `f`'s gradient starts in `w1`, made (zero) on first use.
+    #[inline(always)]
+    fn row(&mut self, f: usize, h: usize) -> usize {
+        if self.slot[f] == u32::MAX {
+            self.slot[f] = self.rows.len() as u32;
+            self.rows.push(f as u32);
+            self.w1.resize(self.w1.len() + h, 0.0);
+        }
+        self.slot[f] as usize * h
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::tests::{synthetic, SMALL};
@@ -288,6 +364,27 @@ mod tests {
         assert!(Model::from_network(&other).unwrap_err().contains("SCALE 400"));
     }
 
+    /// The gradient is the same, bit for bit, from every backend this CPU runs (the AVX2 build of the loops
+    /// and the portable one).
+    #[test]
+    fn every_backend_gives_the_same_gradient() {
+        let model = Model::new(SMALL, 5);
+        let mut rows = Vec::new();
+        model.input_rows(&mut rows);
+        let data: Vec<Encoded> =
+            synthetic(300).iter().map(|s| s.encode(SMALL.features, SMALL.output_buckets)).collect();
+        let refs: Vec<&Encoded> = data.iter().collect();
+        let reference = model.gradient(Backend::Scalar, &rows, &refs, 0.3);
+        assert!(reference.loss > 0.0 && !reference.rows.is_empty());
+        for backend in Backend::available() {
+            let g = model.gradient(backend, &rows, &refs, 0.3);
+            assert_eq!(
+                (&g.rows, &g.w1, &g.rest, g.loss),
+                (&reference.rows, &reference.w1, &reference.rest, reference.loss)
+            );
+        }
+    }
+
     /// A plain network grown into a king-bucketed one with more hidden units and output buckets computes the same
     /// function on the boards its views do not reflect; it cannot shrink.
     #[test]
@@ -295,13 +392,18 @@ mod tests {
         let plain = Layout { features: FeatureSet::Plain, hidden: 16, output_buckets: 1 };
         let small = Model::new(plain, 4);
         let big = small.widen(Layout { features: FeatureSet::KingBuckets, hidden: 48, output_buckets: 4 }, 5).unwrap();
+        let (mut small_rows, mut big_rows) = (Vec::new(), Vec::new());
+        small.input_rows(&mut small_rows);
+        big.input_rows(&mut big_rows);
         let mut compared = 0;
         for s in synthetic(400) {
             if s.views(FeatureSet::KingBuckets).iter().any(|v| v.mirror) {
                 continue;
             }
-            let (a, b) =
-                (small.forward(&s.encode(FeatureSet::Plain, 1)), big.forward(&s.encode(FeatureSet::KingBuckets, 4)));
+            let (a, b) = (
+                small.forward(&small_rows, &s.encode(FeatureSet::Plain, 1)),
+                big.forward(&big_rows, &s.encode(FeatureSet::KingBuckets, 4)),
+            );
             assert!((a - b).abs() < 1e-5, "{a} {b}");
             compared += 1;
         }

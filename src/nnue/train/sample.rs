@@ -2,7 +2,7 @@
 
 use super::SCALE;
 use crate::board::Position;
-use crate::nnue::features::{index, leans_right, FeatureSet, View, PLANE};
+use crate::nnue::features::{index, leans_right, FeatureSet, View};
 use crate::nnue::network::output_bucket;
 use crate::types::{Color, Piece, PieceType, Square};
 use arrayvec::ArrayVec;
@@ -23,12 +23,12 @@ pub struct Sample {
 }
 
 /// A sample as a network of one layout reads it: the active inputs of the side to move's and the other side's
-/// accumulator, the output bucket and the target. Computed once per sample, before training.
+/// accumulator (the network's own inputs: a factorised model adds each one's factor-plane row itself), the output
+/// bucket and the target. Computed once per sample, before training.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Encoded {
-    /// With a factor plane (`Layout::factorised`), each piece's bucketed input and its factor input.
-    pub us: ArrayVec<u32, 64>,
-    pub them: ArrayVec<u32, 64>,
+    pub us: ArrayVec<u32, 32>,
+    pub them: ArrayVec<u32, 32>,
     pub bucket: u8,
     pub score: f32,
     pub result: f32,
@@ -80,21 +80,11 @@ impl Sample {
         })
     }
 
-    /// The sample as a network with `features` and `output_buckets` reads it (with the factor plane's inputs
-    /// after each bucketed one when the feature set has several buckets).
+    /// The sample as a network with `features` and `output_buckets` reads it.
     pub fn encode(&self, features: FeatureSet, output_buckets: usize) -> Encoded {
         let views = self.views(features);
-        let factor = (features.buckets() > 1).then_some(features.inputs());
-        let of = |p: Color| -> ArrayVec<u32, 64> {
-            let mut out = ArrayVec::new();
-            for (pc, sq) in self.piece_list() {
-                let i = index(views[p.index()], p, pc, sq);
-                out.push(i as u32);
-                if let Some(base) = factor {
-                    out.push((base + i % PLANE) as u32);
-                }
-            }
-            out
+        let of = |p: Color| -> ArrayVec<u32, 32> {
+            self.piece_list().map(|(pc, sq)| index(views[p.index()], p, pc, sq) as u32).collect()
         };
         Encoded {
             us: of(self.stm),
