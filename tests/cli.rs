@@ -333,6 +333,16 @@ fn datagen_shards_merge_and_resume() {
     assert_eq!(ab, train(&[&pb, &pa, &pa], "ba.nnue"));
     assert_eq!(ab, train(&[&pm], "m.nnue"));
     assert_eq!(ab, train(&[&p("full.xqg")], "full.nnue"));
+    // Another seed's file is read on its own (the seeds' ranges do not overlap) and still trains the network
+    // the games make together, whatever the order of the files.
+    let seed6 = p("seed6.xqg");
+    let args = ["datagen", "--games", "12", "--nodes", "300", "--seed", "6", "--out", seed6.to_str().unwrap()];
+    let (_, err, code) = chuhan(&args, "");
+    assert_eq!(code, 0, "{err}");
+    assert!(!games_in(&seed6).is_empty());
+    let both = train(&[&pm, &seed6], "both.nnue");
+    assert_ne!(both, ab);
+    assert_eq!(both, train(&[&seed6, &pb, &pa], "both-reordered.nnue"));
 
     // A kill half-way through writing the last chunk.
     let bytes = std::fs::read(p("full.xqg")).unwrap();

@@ -9,7 +9,9 @@ use crate::nnue::network::{Network, MAX_OUTPUT_BUCKETS};
 use crate::nnue::train::checkpoint::{load_checkpoint, save_checkpoint};
 use crate::nnue::train::TrainConfig;
 use crate::nnue::train::DEFAULT_LAYOUT;
-use crate::nnue::train::{encode_all, quantisation_error, records, train, Adam, Layout, Loader, Model, Sample};
+use crate::nnue::train::{
+    encode_records, quantisation_error, records, streamed_loss, train, Adam, Layout, Loader, Model, Sample,
+};
 use std::time::Instant;
 
 /// The positions of a game worth learning from: past the first `min_ply` plies, not in check, the move
@@ -82,8 +84,8 @@ pub struct TrainArgs {
     /// position and its mirror image alike, so the copies would add nothing)
     #[arg(long)]
     pub mirror: bool,
-    /// Where the training records go (36 bytes a position, streamed from disk every epoch), kept afterwards
-    /// [default: OUT.records, removed at the end]
+    /// Where the training records go (36 bytes a position, streamed from disk every epoch; the held-out ones
+    /// to FILE.val), kept afterwards [default: OUT.records, removed at the end]
     #[arg(long, value_name = "FILE")]
     pub records: Option<String>,
     /// Write a checkpoint here after every epoch
@@ -120,6 +122,36 @@ fn asked_layout(args: &TrainArgs, base: Layout) -> Result<Layout, String> {
     Ok(layout)
 }
 
+/// Held-out positions on which the float model and the quantised network are compared at the end.
+const QUANTISATION_SAMPLE: usize = 20_000;
+
+/// The game files in groups that can be taken one after another in (seed, number) order: files whose ranges of
+/// (seed, number) overlap (shards of one seed, say) share a group, and the groups come in the order of their
+/// ranges. Each file is read once here and once more when its group is written out, so memory holds one
+/// group's games, never the whole data set. A file without games is left out.
+fn file_groups<'a>(paths: &[&'a str]) -> Result<Vec<Vec<&'a str>>, String> {
+    let mut ranges = Vec::new();
+    for &path in paths {
+        let games = xqg::read(path)?;
+        let keys = games.iter().map(|g| (g.seed, g.index));
+        if let (Some(lo), Some(hi)) = (keys.clone().min(), keys.max()) {
+            ranges.push((lo, hi, path));
+        }
+    }
+    ranges.sort_unstable();
+    let mut groups: Vec<((u64, u64), Vec<&str>)> = Vec::new();
+    for (lo, hi, path) in ranges {
+        match groups.last_mut() {
+            Some((end, group)) if lo <= *end => {
+                group.push(path);
+                *end = (*end).max(hi);
+            }
+            _ => groups.push((hi, vec![path])),
+        }
+    }
+    Ok(groups.into_iter().map(|(_, g)| g).collect())
+}
+
 /// `chuhan train`: a network from game files.
 pub fn run(args: TrainArgs) -> Result<(), String> {
     let out = args.out.clone();
@@ -154,15 +186,7 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     let layout = model.layout;
 
     let start = Instant::now();
-    let mut all = Vec::new();
-    for path in args.data.iter().flat_map(|d| d.split_whitespace()) {
-        all.extend(xqg::read(path)?);
-    }
-    // The same games make the same network whatever order the files and their chunks are in (datagen's threads
-    // write games as they finish, so two runs of one command order them differently): by (seed, number), once.
-    all.sort_unstable_by_key(|g| (g.seed, g.index));
-    all.dedup_by_key(|g| (g.seed, g.index));
-    let games = all.len();
+    let paths: Vec<&str> = args.data.iter().flat_map(|d| d.split_whitespace()).collect();
     let mirror = args.mirror && layout.features == FeatureSet::Plain;
     if args.mirror && !mirror {
         eprintln!(
@@ -170,29 +194,45 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
             layout.features.name()
         );
     }
-    // The training positions go to the records file, the held-out ones stay in memory.
+    // The training positions and the held-out ones go to two records files: memory holds one group of game
+    // files at a time (`file_groups`), never the data set.
     let records_path = args.records.clone().unwrap_or_else(|| format!("{out}.records"));
+    let val_path = format!("{records_path}.val");
     let mut writer = records::Writer::create(&records_path).map_err(|e| format!("train: {e}"))?;
-    let (mut val_set, mut samples) = (Vec::new(), Vec::new());
-    for g in all {
-        // Held out by a hash of (seed, number), so the split too is the same for the same games.
-        let h = (g.seed ^ g.index.wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_mul(0xff51_afd7_ed55_8ccd) >> 33;
-        if h % 100 < val_percent {
-            samples_of(&g, min_ply, &mut val_set)?;
-            continue;
+    let mut val_writer = records::Writer::create(&val_path).map_err(|e| format!("train: {e}"))?;
+    let (mut games, mut samples) = (0, Vec::new());
+    for group in file_groups(&paths)? {
+        let mut all = Vec::new();
+        for path in group {
+            all.extend(xqg::read(path)?);
         }
-        samples.clear();
-        samples_of(&g, min_ply, &mut samples)?;
-        for s in &samples {
-            writer.push(s)?;
-            if mirror {
-                writer.push(&s.mirrored())?;
+        // The same games make the same network whatever order the files and their chunks are in (datagen's
+        // threads write games as they finish, so two runs of one command order them differently): by (seed,
+        // number), once. Groups do not overlap, so group by group is that order too.
+        all.sort_unstable_by_key(|g| (g.seed, g.index));
+        all.dedup_by_key(|g| (g.seed, g.index));
+        games += all.len();
+        for g in all {
+            // Held out by a hash of (seed, number), so the split too is the same for the same games.
+            let h = (g.seed ^ g.index.wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_mul(0xff51_afd7_ed55_8ccd) >> 33;
+            samples.clear();
+            samples_of(&g, min_ply, &mut samples)?;
+            for s in &samples {
+                if h % 100 < val_percent {
+                    val_writer.push(s)?;
+                    continue;
+                }
+                writer.push(s)?;
+                if mirror {
+                    writer.push(&s.mirrored())?;
+                }
             }
         }
     }
     writer.finish().map_err(|e| format!("train: {records_path}: {e}"))?;
+    val_writer.finish().map_err(|e| format!("train: {val_path}: {e}"))?;
     let mut loader = Loader::open(&records_path).map_err(|e| format!("train: {e}"))?;
-    let val_set = pool.install(|| encode_all(val_set, layout));
+    let mut val_set = Loader::open(&val_path).map_err(|e| format!("train: {e}"))?;
     eprintln!(
         "train: {games} games, {} training positions (in {records_path}, {:.0} MB) and {} validation ({:.1} s to \
          read); a {} network of {} hidden units and {} output buckets",
@@ -208,7 +248,7 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
         return Err("train: no training positions in the data".into());
     }
     if let (Some(path), 0) = (&args.init, first) {
-        let val = if val_set.is_empty() { f64::NAN } else { pool.install(|| model.loss(&val_set, cfg.wdl)) };
+        let val = pool.install(|| streamed_loss(&model, &mut val_set, cfg.wdl)).map_err(|e| format!("train: {e}"))?;
         eprintln!("train: starting from {path}, validation {val:.6}");
     }
     let checkpoint = args.checkpoint.clone();
@@ -217,7 +257,10 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     let trained = pool.install(|| {
         let batch_done = |n: usize| bar.inc(n as u64);
         train(&mut model, &mut adam, &mut loader, &cfg, first, batch_done, |epoch, m, a, loss, rate| {
-            let val = if val_set.is_empty() { f64::NAN } else { m.loss(&val_set, cfg.wdl) };
+            let val = streamed_loss(m, &mut val_set, cfg.wdl).unwrap_or_else(|e| {
+                bar.println(&format!("train: validation: {e}"));
+                f64::NAN
+            });
             let per_epoch = began.elapsed().as_secs_f64() / (epoch - first) as f64;
             let eta = per_epoch * (cfg.epochs - epoch) as f64;
             bar.println(&format!(
@@ -231,13 +274,15 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
             }
         })
     });
+    let sample = val_set.first(QUANTISATION_SAMPLE).and_then(|raw| encode_records(&raw, layout));
     if args.records.is_none() {
         let _ = std::fs::remove_file(&records_path);
+        let _ = std::fs::remove_file(&val_path);
     }
     trained.map_err(|e| format!("train: {e}"))?;
     let net = model.quantise();
     std::fs::write(&out, net.to_bytes()).map_err(|e| format!("train: {out}: {e}"))?;
-    let err = quantisation_error(&model, &net, &val_set[..val_set.len().min(20_000)]);
+    let err = quantisation_error(&model, &net, &sample.map_err(|e| format!("train: {e}"))?);
     eprintln!("train: wrote {out}; largest float-vs-quantised difference on validation positions: {err:.1} units");
     Ok(())
 }

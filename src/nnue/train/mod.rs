@@ -49,9 +49,26 @@ const MERGE_ROWS: usize = 512;
 pub const DEFAULT_LAYOUT: Layout =
     Layout { features: crate::nnue::features::FeatureSet::KingBuckets, hidden: 512, output_buckets: 8 };
 
-/// Every sample encoded for `layout`, in parallel (order kept).
-pub fn encode_all(samples: Vec<Sample>, layout: Layout) -> Vec<Encoded> {
-    samples.par_iter().map(|s| s.encode(layout.features, layout.output_buckets)).collect()
+/// Records decoded and encoded for `layout`, in parallel (order kept).
+pub fn encode_records(raw: &[u8], layout: Layout) -> Result<Vec<Encoded>, String> {
+    raw.par_chunks(RECORD_BYTES)
+        .map(|r| records::decode(r).map(|s| s.encode(layout.features, layout.output_buckets)))
+        .collect()
+}
+
+/// Validation records in memory at a time: the loss of a held-out set of any size streams through this many.
+const VALIDATION_CHUNK: usize = 64 * SLICE;
+
+/// The model's mean loss over the records `data` holds, read in file order a chunk at a time (the held-out
+/// positions, which may be more than memory holds); `NaN` when there are none.
+pub fn streamed_loss(model: &Model, data: &mut Loader, wdl: f32) -> Result<f64, String> {
+    let (mut total, n) = (0.0, data.len());
+    data.in_order(VALIDATION_CHUNK, |raw| {
+        let samples = encode_records(raw, model.layout)?;
+        total += model.loss(&samples, wdl) * samples.len() as f64;
+        Ok(())
+    })?;
+    Ok(if n == 0 { f64::NAN } else { total / n as f64 })
 }
 
 /// How to train.
@@ -96,11 +113,7 @@ pub fn train(
         data.epoch(&mut rng, |raw| {
             for batch in raw.chunks(cfg.batch * RECORD_BYTES) {
                 // Decoded and encoded per batch, in parallel: the records stay on disk.
-                let encoded: Result<Vec<Encoded>, String> = batch
-                    .par_chunks(RECORD_BYTES)
-                    .map(|r| records::decode(r).map(|s| s.encode(layout.features, layout.output_buckets)))
-                    .collect();
-                match encoded {
+                match encode_records(batch, layout) {
                     Ok(e) => {
                         let refs: Vec<&Encoded> = e.iter().collect();
                         total += state.step(model, adam, &refs, cfg.wdl, lr);
@@ -255,7 +268,7 @@ mod tests {
     pub(super) const SMALL: Layout = Layout { features: FeatureSet::KingBuckets, hidden: 32, output_buckets: 2 };
 
     fn encoded(samples: &[Sample], layout: Layout) -> Vec<Encoded> {
-        encode_all(samples.to_vec(), layout)
+        samples.iter().map(|s| s.encode(layout.features, layout.output_buckets)).collect()
     }
 
     #[test]

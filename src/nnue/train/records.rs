@@ -188,6 +188,32 @@ impl Loader {
     }
 }
 
+impl Loader {
+    /// The first `n` records (all when there are fewer), as raw bytes.
+    pub fn first(&mut self, n: usize) -> Result<Vec<u8>, String> {
+        let mut raw = vec![0; n.min(self.count) * RECORD_BYTES];
+        self.file.seek(SeekFrom::Start(HEADER_BYTES)).map_err(|e| format!("{}: {e}", self.path))?;
+        self.file.read_exact(&mut raw).map_err(|e| format!("{}: {e}", self.path))?;
+        Ok(raw)
+    }
+
+    /// The records in file order, at most `chunk` at a time (the validation set: nothing to shuffle, and only
+    /// one chunk in memory).
+    pub fn in_order(&mut self, chunk: usize, mut f: impl FnMut(&[u8]) -> Result<(), String>) -> Result<(), String> {
+        self.file.seek(SeekFrom::Start(HEADER_BYTES)).map_err(|e| format!("{}: {e}", self.path))?;
+        let mut raw = Vec::new();
+        let mut left = self.count;
+        while left > 0 {
+            let n = left.min(chunk.max(1));
+            raw.resize(n * RECORD_BYTES, 0);
+            self.file.read_exact(&mut raw).map_err(|e| format!("{}: {e}", self.path))?;
+            f(&raw)?;
+            left -= n;
+        }
+        Ok(())
+    }
+}
+
 /// Fisher–Yates with the seeded generator.
 fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
     for i in (1..v.len()).rev() {
@@ -258,6 +284,18 @@ mod tests {
         assert_eq!(sorted, expected);
         // The shuffle reaches across blocks: the first records do not come from one block.
         assert!(first[..100].windows(2).any(|w| (w[0] - w[1]).abs() > BLOCK as i32));
+        // In file order, a chunk at a time (the last one short), twice alike.
+        for _ in 0..2 {
+            let (mut l, mut scores, mut sizes) = (Loader::open(path).unwrap(), Vec::new(), Vec::new());
+            l.in_order(BLOCK * 100, |raw| {
+                sizes.push(raw.len() / RECORD_BYTES);
+                scores.extend(raw.chunks_exact(RECORD_BYTES).map(|r| decode(r).unwrap().score as i32));
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(scores, (0..n as i32).map(|i| i % 30000).collect::<Vec<_>>());
+            assert_eq!(sizes, [BLOCK * 100, BLOCK * 100, BLOCK * 59 + 17]);
+        }
         let bytes = std::fs::read(path).unwrap();
         std::fs::write(path, &bytes[..bytes.len() - 5]).unwrap();
         assert!(Loader::open(path).err().unwrap().contains("cut file"));
