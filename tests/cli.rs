@@ -347,6 +347,12 @@ fn datagen_shards_merge_and_resume() {
     // A kill half-way through writing the last chunk.
     let bytes = std::fs::read(p("full.xqg")).unwrap();
     std::fs::write(p("killed.xqg"), &bytes[..bytes.len() - 7]).unwrap();
+    // Training on it reads the games before the damage and says so once.
+    let (killed, cut_net) = (p("killed.xqg"), p("cut.nnue"));
+    let args = ["train", "--epochs", "1", "--hidden", "16", "-q", "--data", killed.to_str().unwrap(), "--out"];
+    let (_, err, code) = chuhan(&[&args[..], &[cut_net.to_str().unwrap()]].concat(), "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err.matches("cut short").count(), 1, "{err}");
     let err = gen(&p("killed.xqg"), &[]);
     assert!(err.contains("cutting the file back") && err.contains("playing the"), "{err}");
     assert_eq!(games_in(&p("killed.xqg")), full);

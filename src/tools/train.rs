@@ -132,7 +132,8 @@ const QUANTISATION_SAMPLE: usize = 20_000;
 fn file_groups<'a>(paths: &[&'a str]) -> Result<Vec<Vec<&'a str>>, String> {
     let mut ranges = Vec::new();
     for &path in paths {
-        let games = xqg::read(path)?;
+        // Damage is reported when the group is read.
+        let games = xqg::decode(&std::fs::read(path).map_err(|e| format!("{path}: {e}"))?).games;
         let keys = games.iter().map(|g| (g.seed, g.index));
         if let (Some(lo), Some(hi)) = (keys.clone().min(), keys.max()) {
             ranges.push((lo, hi, path));
