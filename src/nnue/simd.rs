@@ -39,9 +39,18 @@ impl Backend {
             Backend::Scalar => scalar::update(out, input, add, sub),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Backend::Avx2` is only ever made by `detect`, after the CPU reported AVX2; the lengths
-            // were checked just above, which is what `avx2::update` needs to stay in bounds.
+            // were checked just above, which is what `avx2::update` and `avx2::fixed` need to stay in bounds.
+            // A move (one row added, one taken away) and a capture (one added, two away) are nearly every
+            // update: with the counts known at compile time the row loops unroll and the row pointers stay in
+            // registers.
             #[allow(unsafe_code)]
-            Backend::Avx2 => unsafe { avx2::update(out, input, add, sub) },
+            Backend::Avx2 => unsafe {
+                match (add, sub) {
+                    ([a], [s]) => avx2::fixed(out, input, [a], [s]),
+                    ([a], [s, t]) => avx2::fixed(out, input, [a], [s, t]),
+                    _ => avx2::update(out, input, add, sub),
+                }
+            },
         }
     }
 
@@ -108,6 +117,28 @@ mod avx2 {
         }
     }
 
+    /// `update` with the numbers of rows fixed at compile time. SAFETY (for callers): as for `update`.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn fixed<const A: usize, const S: usize>(
+        out: &mut [i16],
+        input: &[i16],
+        add: [&[i16]; A],
+        sub: [&[i16]; S],
+    ) {
+        let mut i = 0;
+        while i < out.len() {
+            let mut v = _mm256_loadu_si256(input.as_ptr().add(i) as *const __m256i);
+            for r in add {
+                v = _mm256_add_epi16(v, _mm256_loadu_si256(r.as_ptr().add(i) as *const __m256i));
+            }
+            for r in sub {
+                v = _mm256_sub_epi16(v, _mm256_loadu_si256(r.as_ptr().add(i) as *const __m256i));
+            }
+            _mm256_storeu_si256(out.as_mut_ptr().add(i) as *mut __m256i, v);
+            i += 16;
+        }
+    }
+
     /// SAFETY (for callers): AVX2, and `acc` and `w` of one length, a multiple of 16 (loads as in `update`).
     /// `_mm256_madd_epi16` adds two products of i16 values, which cannot overflow i32 unless both are
     /// −32768 · −32768; `v` is at most 255 here, so that never happens.
@@ -146,16 +177,22 @@ mod tests {
                 let mut row = |lo: i16, hi: i16| -> Vec<i16> { (0..n).map(|_| rng.gen_range(lo..=hi)).collect() };
                 let input = row(i16::MIN, i16::MAX);
                 let rows: Vec<Vec<i16>> = (0..4).map(|_| row(-3000, 3000)).collect();
-                let (add, sub): (Vec<&[i16]>, Vec<&[i16]>) = (vec![&rows[0], &rows[1]], vec![&rows[2], &rows[3]]);
+                // Two and two (the general loop), and the shapes of a move and a capture (the fixed ones).
+                for (a, s) in [(2, 2), (1, 1), (1, 2)] {
+                    let (add, sub): (Vec<&[i16]>, Vec<&[i16]>) =
+                        (rows[..a].iter().map(|r| &r[..]).collect(), rows[2..2 + s].iter().map(|r| &r[..]).collect());
+                    let mut expected = vec![0; n];
+                    Backend::Scalar.update(&mut expected, &input, &add, &sub);
+                    for &b in &backends {
+                        let mut out = vec![0; n];
+                        b.update(&mut out, &input, &add, &sub);
+                        assert_eq!(out, expected, "{b:?} {a}+{s}");
+                    }
+                }
                 let acc = row(-600, 600);
                 let w = row(-127, 127);
-                let mut expected = vec![0; n];
-                Backend::Scalar.update(&mut expected, &input, &add, &sub);
                 let dot = Backend::Scalar.screlu_dot(&acc, &w, 255);
                 for &b in &backends {
-                    let mut out = vec![0; n];
-                    b.update(&mut out, &input, &add, &sub);
-                    assert_eq!(out, expected, "{b:?}");
                     assert_eq!(b.screlu_dot(&acc, &w, 255), dot, "{b:?}");
                 }
             }
