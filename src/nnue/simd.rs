@@ -125,8 +125,27 @@ mod avx2 {
         add: [&[i16]; A],
         sub: [&[i16]; S],
     ) {
+        // The usual widths with the trip count known too, so the loop unrolls whole.
+        match out.len() {
+            256 => fixed_len::<A, S, 256>(out, input, add, sub),
+            512 => fixed_len::<A, S, 512>(out, input, add, sub),
+            _ => fixed_len::<A, S, 0>(out, input, add, sub),
+        }
+    }
+
+    /// `fixed` for `N` units (0: `out.len()`). SAFETY (for callers): as for `update`, and `N` is 0 or
+    /// `out.len()`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn fixed_len<const A: usize, const S: usize, const N: usize>(
+        out: &mut [i16],
+        input: &[i16],
+        add: [&[i16]; A],
+        sub: [&[i16]; S],
+    ) {
+        let len = if N > 0 { N } else { out.len() };
         let mut i = 0;
-        while i < out.len() {
+        while i < len {
             let mut v = _mm256_loadu_si256(input.as_ptr().add(i) as *const __m256i);
             for r in add {
                 v = _mm256_add_epi16(v, _mm256_loadu_si256(r.as_ptr().add(i) as *const __m256i));
