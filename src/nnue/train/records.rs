@@ -135,21 +135,21 @@ impl Loader {
         self.count == 0
     }
 
-    /// The order of one epoch's blocks, and for each group of [`BUFFER_BLOCKS`] the shuffle of its records: all
-    /// drawn from `rng` before anything is read, so that an epoch skipped on resuming draws the same numbers.
-    fn plan(&self, rng: &mut Rng) -> Vec<(Vec<usize>, Vec<u32>)> {
-        let blocks = self.count.div_ceil(BLOCK);
-        let mut order: Vec<usize> = (0..blocks).collect();
+    /// The order of one epoch's blocks (a group of [`BUFFER_BLOCKS`] of them is read at a time).
+    fn block_order(&self, rng: &mut Rng) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.count.div_ceil(BLOCK)).collect();
         shuffle(&mut order, rng);
         order
-            .chunks(BUFFER_BLOCKS)
-            .map(|group| {
-                let n: usize = group.iter().map(|&b| self.block_len(b)).sum();
-                let mut perm: Vec<u32> = (0..n as u32).collect();
-                shuffle(&mut perm, rng);
-                (group.to_vec(), perm)
-            })
-            .collect()
+    }
+
+    /// The shuffle of the records of a group of blocks, into `perm`. Drawn group by group as the epoch goes, in
+    /// the same order whether the records are read or skipped, so memory holds one group's shuffle, never the
+    /// whole file's.
+    fn group_shuffle(&self, group: &[usize], rng: &mut Rng, perm: &mut Vec<u32>) {
+        let n: usize = group.iter().map(|&b| self.block_len(b)).sum();
+        perm.clear();
+        perm.extend(0..n as u32);
+        shuffle(perm, rng);
     }
 
     fn block_len(&self, b: usize) -> usize {
@@ -158,18 +158,20 @@ impl Loader {
 
     /// Draws an epoch's order from `rng` without reading (a resumed run's finished epochs).
     pub fn skip_epoch(&self, rng: &mut Rng) {
-        self.plan(rng);
+        let mut perm = Vec::new();
+        for group in self.block_order(rng).chunks(BUFFER_BLOCKS) {
+            self.group_shuffle(group, rng, &mut perm);
+        }
     }
 
     /// One epoch: calls `f` with the records (raw bytes, [`RECORD_BYTES`] each) of every group of blocks in its
     /// shuffled order.
     pub fn epoch(&mut self, rng: &mut Rng, mut f: impl FnMut(&[u8])) -> Result<(), String> {
-        let plan = self.plan(rng);
-        let mut raw = Vec::new();
-        let mut shuffled = Vec::new();
-        for (group, perm) in plan {
+        let (mut raw, mut shuffled, mut perm) = (Vec::new(), Vec::new(), Vec::new());
+        for group in self.block_order(rng).chunks(BUFFER_BLOCKS) {
+            self.group_shuffle(group, rng, &mut perm);
             raw.clear();
-            for b in group {
+            for &b in group {
                 let at = HEADER_BYTES + (b * BLOCK * RECORD_BYTES) as u64;
                 let n = self.block_len(b) * RECORD_BYTES;
                 let start = raw.len();
@@ -277,6 +279,12 @@ mod tests {
         let first = epoch(1, 0);
         assert_eq!(first, epoch(1, 0));
         assert_ne!(first, epoch(1, 1));
+        // A skipped epoch draws what a read one does: the second epoch of an unbroken run is a resumed run's.
+        let (mut l, mut rng, mut second) = (Loader::open(path).unwrap(), Rng::new(1), Vec::new());
+        l.epoch(&mut rng, |_| {}).unwrap();
+        l.epoch(&mut rng, |raw| second.extend(raw.chunks_exact(RECORD_BYTES).map(|r| decode(r).unwrap().score as i32)))
+            .unwrap();
+        assert_eq!(second, epoch(1, 1));
         let mut sorted = first.clone();
         sorted.sort_unstable();
         let mut expected: Vec<i32> = (0..n as i32).map(|i| i % 30000).collect();
