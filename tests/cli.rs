@@ -333,6 +333,25 @@ fn datagen_shards_merge_and_resume() {
     assert_eq!(ab, train(&[&pb, &pa, &pa], "ba.nnue"));
     assert_eq!(ab, train(&[&pm], "m.nnue"));
     assert_eq!(ab, train(&[&p("full.xqg")], "full.nnue"));
+    // No epochs: the starting network is measured three ways and written back as it was.
+    let (init, same) = (p("ab.nnue"), p("same.nnue"));
+    let (init, data, out) = (init.to_str().unwrap(), pm.to_str().unwrap(), same.to_str().unwrap());
+    let args = ["train", "--epochs", "0", "--init", init, "--data", data, "-q", "--out", out];
+    let (_, err, code) = chuhan(&args, "");
+    assert_eq!(code, 0, "{err}");
+    let line = err.lines().find(|l| l.contains("starting from")).unwrap_or_else(|| panic!("{err}"));
+    let numbers: Vec<f64> = line
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter(|w| w.contains('.') && !w.ends_with('.'))
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    // All three are squared errors of the same predictions, and the square is convex: the loss against the
+    // blended target (--wdl 0.3) is at most the same blend of the other two.
+    let [blend, scores, results] = numbers[..] else { panic!("{line}") };
+    assert!(line.contains("(scores ") && line.contains(", results "), "{line}");
+    assert!(blend > 0.0 && scores > 0.0 && results > scores, "{line}");
+    assert!(blend <= 0.3 * results + 0.7 * scores + 1e-6, "{line}");
+    assert_eq!(std::fs::read(&same).unwrap(), ab);
     // Another seed's file is read on its own (the seeds' ranges do not overlap) and still trains the network
     // the games make together, whatever the order of the files.
     let seed6 = p("seed6.xqg");

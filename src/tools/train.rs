@@ -10,7 +10,7 @@ use crate::nnue::train::checkpoint::{load_checkpoint, save_checkpoint};
 use crate::nnue::train::TrainConfig;
 use crate::nnue::train::DEFAULT_LAYOUT;
 use crate::nnue::train::{
-    encode_records, quantisation_error, records, streamed_loss, train, Adam, Layout, Loader, Model, Sample,
+    encode_records, quantisation_error, records, streamed_losses, train, Adam, Layout, Loader, Model, Sample,
 };
 use std::time::Instant;
 
@@ -33,6 +33,10 @@ pub fn samples_of(game: &xqg::Game, min_ply: usize, out: &mut Vec<Sample>) -> Re
   chuhan train --data data/gen6-s61.xqg --init nnue/net5.nnue --features king-buckets --hidden 512 \\
                --output-buckets 8 --out data/net6.nnue --epochs 2 --lr 0.0005
   chuhan train --data data/gen1.xqg --out data/net.nnue --checkpoint data/net.ckpt --resume data/net.ckpt
+  chuhan train --data data/gen6-s63.xqg --init nnue/net5.nnue --epochs 0 --out data/same.nnue   # only measure
+
+The held-out loss is shown three ways: against the training target (--wdl's blend), against the search scores
+alone and against the game results alone; the last is the fair one between networks that did not play the games.
 
 A new network is king-bucketed (six planes chosen by the own king's point, the board reflected so that a position
 and its mirror image read alike), 512 hidden units and 8 output buckets unless told otherwise. --init starts from
@@ -56,8 +60,9 @@ pub struct TrainArgs {
     #[arg(long, value_parser = in_range(1usize..=MAX_OUTPUT_BUCKETS))]
     pub output_buckets: Option<usize>,
     /// Passes over the training positions (the learning rate drops tenfold from 70 % of the run on: for the last
-    /// of 4 epochs, the last 3 of 10, not at all in runs of 1 to 3)
-    #[arg(long, default_value_t = 30, value_parser = in_range(1usize..=10_000))]
+    /// of 4 epochs, the last 3 of 10, not at all in runs of 1 to 3); 0 measures the --init network on the
+    /// held-out positions and writes it as it is (grown into the asked layout)
+    #[arg(long, default_value_t = 30, value_parser = in_range(0usize..=10_000))]
     pub epochs: usize,
     /// Positions per mini-batch
     #[arg(long, default_value_t = 16384, value_parser = in_range(1usize..=1 << 24))]
@@ -151,6 +156,14 @@ fn file_groups<'a>(paths: &[&'a str]) -> Result<Vec<Vec<&'a str>>, String> {
         }
     }
     Ok(groups.into_iter().map(|(_, g)| g).collect())
+}
+
+/// The held-out loss against the training target, then against the search scores alone and the game results
+/// alone. The results are the fair judge between networks whose own searches did not make the scores: a
+/// symmetric network cannot follow the asymmetry of the network that played the games.
+fn validation(model: &Model, val_set: &mut Loader, wdl: f32) -> Result<String, String> {
+    let [target, scores, results] = streamed_losses(model, val_set, [wdl, 0.0, 1.0])?;
+    Ok(format!("{target:.6} (scores {scores:.6}, results {results:.6})"))
 }
 
 /// `chuhan train`: a network from game files.
@@ -249,8 +262,8 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
         return Err("train: no training positions in the data".into());
     }
     if let (Some(path), 0) = (&args.init, first) {
-        let val = pool.install(|| streamed_loss(&model, &mut val_set, cfg.wdl)).map_err(|e| format!("train: {e}"))?;
-        eprintln!("train: starting from {path}, validation {val:.6}");
+        let val = pool.install(|| validation(&model, &mut val_set, cfg.wdl)).map_err(|e| format!("train: {e}"))?;
+        eprintln!("train: starting from {path}, validation {val}");
     }
     let checkpoint = args.checkpoint.clone();
     let bar = Progress::new("train", (cfg.epochs - first.min(cfg.epochs)) as u64 * loader.len() as u64, args.quiet);
@@ -258,14 +271,11 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     let trained = pool.install(|| {
         let batch_done = |n: usize| bar.inc(n as u64);
         train(&mut model, &mut adam, &mut loader, &cfg, first, batch_done, |epoch, m, a, loss, rate| {
-            let val = streamed_loss(m, &mut val_set, cfg.wdl).unwrap_or_else(|e| {
-                bar.println(&format!("train: validation: {e}"));
-                f64::NAN
-            });
+            let val = validation(m, &mut val_set, cfg.wdl).unwrap_or_else(|e| format!("failed: {e}"));
             let per_epoch = began.elapsed().as_secs_f64() / (epoch - first) as f64;
             let eta = per_epoch * (cfg.epochs - epoch) as f64;
             bar.println(&format!(
-                "epoch {epoch:>3}/{}: loss {loss:.6}, validation {val:.6}, {rate:.0} positions/s, ETA {eta:.0} s",
+                "epoch {epoch:>3}/{}: loss {loss:.6}, validation {val}, {rate:.0} positions/s, ETA {eta:.0} s",
                 cfg.epochs
             ));
             if let Some(path) = &checkpoint {

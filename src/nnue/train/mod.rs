@@ -59,16 +59,18 @@ pub fn encode_records(raw: &[u8], layout: Layout) -> Result<Vec<Encoded>, String
 /// Validation records in memory at a time: the loss of a held-out set of any size streams through this many.
 const VALIDATION_CHUNK: usize = 64 * SLICE;
 
-/// The model's mean loss over the records `data` holds, read in file order a chunk at a time (the held-out
-/// positions, which may be more than memory holds); `NaN` when there are none.
-pub fn streamed_loss(model: &Model, data: &mut Loader, wdl: f32) -> Result<f64, String> {
-    let (mut total, n) = (0.0, data.len());
+/// The model's mean loss over the records `data` holds for each weight of the result in the target, in one pass
+/// read in file order a chunk at a time (the held-out positions, which may be more than memory holds); `NaN`
+/// when there are none.
+pub fn streamed_losses<const N: usize>(model: &Model, data: &mut Loader, wdls: [f32; N]) -> Result<[f64; N], String> {
+    let (mut total, n) = ([0.0; N], data.len());
     data.in_order(VALIDATION_CHUNK, |raw| {
         let samples = encode_records(raw, model.layout)?;
-        total += model.loss(&samples, wdl) * samples.len() as f64;
+        let losses = model.losses(&samples, wdls);
+        total.iter_mut().zip(losses).for_each(|(t, l)| *t += l * samples.len() as f64);
         Ok(())
     })?;
-    Ok(if n == 0 { f64::NAN } else { total / n as f64 })
+    Ok(total.map(|t| if n == 0 { f64::NAN } else { t / n as f64 }))
 }
 
 /// How to train.

@@ -292,13 +292,27 @@ impl Model {
 
     /// The mean loss over `samples`.
     pub fn loss(&self, samples: &[Encoded], wdl: f32) -> f64 {
+        self.losses(samples, [wdl])[0]
+    }
+
+    /// The mean loss over `samples` for each weight of the result in the target, from one forward pass.
+    pub fn losses<const N: usize>(&self, samples: &[Encoded], wdls: [f32; N]) -> [f64; N] {
         let mut rows = Vec::new();
         self.input_rows(&mut rows);
-        let total: f64 = samples
+        let add = |mut a: [f64; N], b: [f64; N]| {
+            a.iter_mut().zip(b).for_each(|(a, b)| *a += b);
+            a
+        };
+        let total = samples
             .par_chunks(super::SLICE)
-            .map(|c| c.iter().map(|s| ((sigmoid(self.forward(&rows, s)) - s.target(wdl)) as f64).powi(2)).sum::<f64>())
-            .sum();
-        total / samples.len().max(1) as f64
+            .map(|c| {
+                c.iter().fold([0.0; N], |acc, s| {
+                    let p = sigmoid(self.forward(&rows, s));
+                    add(acc, wdls.map(|w| ((p - s.target(w)) as f64).powi(2)))
+                })
+            })
+            .reduce(|| [0.0; N], add);
+        total.map(|t| t / samples.len().max(1) as f64)
     }
 
     /// The quantised network.
