@@ -693,15 +693,17 @@ fn elephanteye_book_dat_is_reachable() {
 /// message.
 #[test]
 fn a_closed_pipe_is_not_a_panic() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhan"))
+    // The reading end is closed before the tool starts: had it been closed after the spawn, a tool quick
+    // enough to write its whole output into the pipe's buffer first would exit 0 (seen on a loaded host).
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_chuhan"))
         .args(["params"])
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
+        .stdout(writer)
         .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn chuhan");
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
+        .output()
+        .expect("run chuhan");
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(141), "{err}");
     assert!(!err.contains("panicked"), "{err}");
