@@ -470,10 +470,15 @@ fn play_game(red_ucci: bool, black_ucci: bool, base_ms: u64, inc_ms: u64) -> usi
     for (e, &ucci) in engines.iter_mut().zip(&dialects) {
         e.send(if ucci { "ucci" } else { "uci" });
         e.expect_line(if ucci { "ucciok" } else { "uciok" });
+        // The clock below is the test's wall clock, which also counts the pipes and this harness; on a loaded
+        // host (CI beside other jobs) those cost more than the default 10 ms a move, so the test reserves what
+        // a match runner on a busy machine would.
         if ucci {
             e.send("setoption usemillisec true");
+            e.send("setoption moveoverhead 50");
             e.send("setoption newgame");
         } else {
+            e.send("setoption name Move Overhead value 50");
             e.send("ucinewgame");
         }
     }
