@@ -333,6 +333,18 @@ fn datagen_shards_merge_and_resume() {
     assert_eq!(ab, train(&[&pb, &pa, &pa], "ba.nnue"));
     assert_eq!(ab, train(&[&pm], "m.nnue"));
     assert_eq!(ab, train(&[&p("full.xqg")], "full.nnue"));
+    // A learning rate falling along a cosine (`--lr-end`) trains another network, the same one every time.
+    let cosine = |out: &str| {
+        let out = p(out);
+        let (data, out) = (pm.to_str().unwrap(), out.to_str().unwrap());
+        let args = ["train", "--epochs", "1", "--hidden", "16", "--batch", "64", "--seed", "2", "-q", "--lr-end"];
+        let (_, err, code) = chuhan(&[&args[..], &["0.0001", "--data", data, "--out", out]].concat(), "");
+        assert_eq!(code, 0, "{err}");
+        std::fs::read(out).unwrap()
+    };
+    let annealed = cosine("cos.nnue");
+    assert_ne!(annealed, ab);
+    assert_eq!(annealed, cosine("cos-again.nnue"));
     // No epochs: the starting network is measured three ways and written back as it was.
     let (init, same) = (p("ab.nnue"), p("same.nnue"));
     let (init, data, out) = (init.to_str().unwrap(), pm.to_str().unwrap(), same.to_str().unwrap());

@@ -59,17 +59,21 @@ pub struct TrainArgs {
     /// Output buckets, chosen by the number of pieces on the board [default: 8, or --init's]
     #[arg(long, value_parser = in_range(1usize..=MAX_OUTPUT_BUCKETS))]
     pub output_buckets: Option<usize>,
-    /// Passes over the training positions (the learning rate drops tenfold from 70 % of the run on: for the last
-    /// of 4 epochs, the last 3 of 10, not at all in runs of 1 to 3); 0 measures the --init network on the
+    /// Passes over the training positions (without --lr-end the learning rate drops tenfold from 70 % of the run
+    /// on: for the last of 4 epochs, the last 3 of 10, not at all in runs of 1 to 3); 0 measures the --init network on the
     /// held-out positions and writes it as it is (grown into the asked layout)
     #[arg(long, default_value_t = 30, value_parser = in_range(0usize..=10_000))]
     pub epochs: usize,
     /// Positions per mini-batch
     #[arg(long, default_value_t = 16384, value_parser = in_range(1usize..=1 << 24))]
     pub batch: usize,
-    /// AdamW learning rate
+    /// AdamW learning rate (at the run's start)
     #[arg(long, default_value_t = 0.001, value_parser = in_range(1e-6f32..=1.0))]
     pub lr: f32,
+    /// Let the learning rate fall from --lr to this one along a cosine, position by position over the whole
+    /// run (without it: --lr, dropped tenfold for the last epochs as --epochs says)
+    #[arg(long, value_name = "LR", value_parser = in_range(0.0f32..=1.0))]
+    pub lr_end: Option<f32>,
     /// Weight of the game result in the target (the rest is the search score)
     #[arg(long, default_value_t = 0.3, value_parser = in_range(0.0f32..=1.0))]
     pub wdl: f32,
@@ -169,7 +173,14 @@ fn validation(model: &Model, val_set: &mut Loader, wdl: f32) -> Result<String, S
 /// `chuhan train`: a network from game files.
 pub fn run(args: TrainArgs) -> Result<(), String> {
     let out = args.out.clone();
-    let cfg = TrainConfig { epochs: args.epochs, batch: args.batch, lr: args.lr, wdl: args.wdl, seed: args.seed };
+    let cfg = TrainConfig {
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        lr_end: args.lr_end,
+        wdl: args.wdl,
+        seed: args.seed,
+    };
     let (threads, val_percent, min_ply) = (args.threads, args.val_percent, args.min_ply);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
 

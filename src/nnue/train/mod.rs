@@ -10,9 +10,8 @@
 //! read like the handcrafted evaluation's and the search's margins still fit.
 //!
 //! The target blends the game's result with the search's score: `wdl · result + (1 − wdl) · sigmoid(score /
-//! SCALE)`; the loss is the squared error of the prediction. Mini-batches, AdamW, the learning rate dropped
-//! tenfold for the epochs from 70 % of the run on (epoch index i with 10·i ≥ 7·epochs: the last of 4, the last 3
-//! of 10, none in runs of 1 to 3 epochs). Positions are shuffled by a seeded generator (`records::Loader`), and each batch is cut into
+//! SCALE)`; the loss is the squared error of the prediction. Mini-batches, AdamW, the learning rate of
+//! `schedule` (a step, or a cosine to `--lr-end`). Positions are shuffled by a seeded generator (`records::Loader`), and each batch is cut into
 //! fixed slices whose gradients are added in order, so the same seed and data give the same network whatever
 //! the thread count. The games are taken in the order of their (seed, number), each once, so the same games give
 //! the same network whatever files hold them in whatever order. Games whose number hashes into the validation
@@ -23,6 +22,7 @@ pub mod model;
 pub mod optim;
 pub mod records;
 pub mod sample;
+pub mod schedule;
 
 use crate::nnue::network::Network;
 use crate::nnue::simd::Backend;
@@ -34,6 +34,7 @@ use rayon::prelude::*;
 pub use records::Loader;
 use records::RECORD_BYTES;
 pub use sample::{Encoded, Sample};
+use schedule::Schedule;
 use std::time::Instant;
 
 /// Evaluation units per logit (the handcrafted tuner's 1 / K on the same kind of data).
@@ -79,6 +80,9 @@ pub struct TrainConfig {
     pub epochs: usize,
     pub batch: usize,
     pub lr: f32,
+    /// The learning rate at the run's end (a cosine from `lr`); `None`: `lr`, dropped tenfold for the last
+    /// epochs (`schedule`).
+    pub lr_end: Option<f32>,
     pub wdl: f32,
     pub seed: u64,
 }
@@ -104,21 +108,24 @@ pub fn train(
         backend: Backend::detect(),
     };
     let layout = model.layout;
+    let schedule = Schedule { lr: cfg.lr, lr_end: cfg.lr_end, epochs: cfg.epochs };
     for epoch in 0..cfg.epochs {
         if epoch < start_epoch {
             data.skip_epoch(&mut rng);
             continue;
         }
-        let lr = if epoch * 10 >= cfg.epochs * 7 { cfg.lr * 0.1 } else { cfg.lr };
         let start = Instant::now();
-        let (mut total, mut failure) = (0.0, None);
+        let (mut total, mut failure, mut done) = (0.0, None, 0);
+        let len = data.len();
         data.epoch(&mut rng, |raw| {
             for batch in raw.chunks(cfg.batch * RECORD_BYTES) {
                 // Decoded and encoded per batch, in parallel: the records stay on disk.
                 match encode_records(batch, layout) {
                     Ok(e) => {
                         let refs: Vec<&Encoded> = e.iter().collect();
+                        let lr = schedule.at(epoch, done, len);
                         total += state.step(model, adam, &refs, cfg.wdl, lr);
+                        done += refs.len();
                         batch_done(refs.len());
                     }
                     Err(err) => failure = Some(err),
@@ -284,7 +291,7 @@ mod tests {
             w.push(s).unwrap();
         }
         w.finish().unwrap();
-        let cfg = TrainConfig { epochs: 12, batch: 256, lr: 0.01, wdl: 0.0, seed: 3 };
+        let cfg = TrainConfig { epochs: 12, batch: 256, lr: 0.01, lr_end: Some(0.001), wdl: 0.0, seed: 3 };
         let run = |threads: usize, stop_after: Option<usize>| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             let mut model = Model::new(SMALL, 3);
