@@ -318,8 +318,9 @@ fn datagen_shards_merge_and_resume() {
     assert_eq!(merged("ba-merged.xqg", &[&pb, &pa]), canonical);
     assert_eq!(merged("full-merged.xqg", &[&p("full.xqg")]), canonical);
     // The same games train the same network, whatever files hold them and in whatever order.
-    let train = |data: &[&std::path::Path], out: &str| {
+    let train_with = |data: &[&std::path::Path], out: &str, extra: &[&str]| {
         let mut args = vec!["train", "--epochs", "1", "--hidden", "16", "--batch", "64", "--seed", "2", "-q"];
+        args.extend_from_slice(extra);
         let data: Vec<String> = data.iter().map(|d| d.to_str().unwrap().to_string()).collect();
         args.push("--data");
         args.extend(data.iter().map(String::as_str));
@@ -329,19 +330,13 @@ fn datagen_shards_merge_and_resume() {
         assert_eq!(code, 0, "{err}");
         std::fs::read(out).unwrap()
     };
+    let train = |data: &[&std::path::Path], out: &str| train_with(data, out, &[]);
     let ab = train(&[&pa, &pb], "ab.nnue");
     assert_eq!(ab, train(&[&pb, &pa, &pa], "ba.nnue"));
     assert_eq!(ab, train(&[&pm], "m.nnue"));
     assert_eq!(ab, train(&[&p("full.xqg")], "full.nnue"));
     // A learning rate falling along a cosine (`--lr-end`) trains another network, the same one every time.
-    let cosine = |out: &str| {
-        let out = p(out);
-        let (data, out) = (pm.to_str().unwrap(), out.to_str().unwrap());
-        let args = ["train", "--epochs", "1", "--hidden", "16", "--batch", "64", "--seed", "2", "-q", "--lr-end"];
-        let (_, err, code) = chuhan(&[&args[..], &["0.0001", "--data", data, "--out", out]].concat(), "");
-        assert_eq!(code, 0, "{err}");
-        std::fs::read(out).unwrap()
-    };
+    let cosine = |out: &str| train_with(&[&pm], out, &["--lr-end", "0.0001"]);
     let annealed = cosine("cos.nnue");
     assert_ne!(annealed, ab);
     assert_eq!(annealed, cosine("cos-again.nnue"));
