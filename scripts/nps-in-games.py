@@ -103,11 +103,13 @@ def main():
                         totals[i][1] += result[1]
                         totals[i][2].append(result[0] * 1000 / max(result[1], 1))
             engine.close()
-    base = None
-    for spec, (nodes, ms, rates) in zip(args.engine, totals):
-        nps = nodes * 1000 / max(ms, 1)
-        base = base or nps
-        print(f"{nps:10.0f} nodes/s ({nps / base:.3f}x), median search {statistics.median(rates):.0f}, "
+    speeds = [nodes * 1000 / max(ms, 1) for nodes, ms, _ in totals]
+    for spec, nps, (_, _, rates) in zip(args.engine, speeds, totals):
+        if not rates:
+            print(f"no search reported its nodes: {' '.join(spec)}")
+            continue
+        ratio = f"{nps / speeds[0]:.3f}x" if speeds[0] else "-"
+        print(f"{nps:10.0f} nodes/s ({ratio}), median search {statistics.median(rates):.0f}, "
               f"{len(rates)} searches: {' '.join(spec)}")
 
 
