@@ -290,9 +290,12 @@ fn datagen_shards_merge_and_resume() {
         assert_eq!(code, 0, "{err}");
         err
     };
-    gen(&p("full.xqg"), &[]);
+    let err = gen(&p("full.xqg"), &[]);
     let full = games_in(&p("full.xqg"));
     assert!(full.len() >= 24, "{} of 48 games kept", full.len());
+    // The closing line counts the openings dropped as unbalanced apart from the games written.
+    let closing = format!("; {} written, {} dropped as unbalanced openings", full.len(), 48 - full.len());
+    assert!(err.contains("datagen: 48 games, ") && err.contains(&closing), "{err}");
     assert!(full.windows(2).all(|w| w[0].index < w[1].index), "a game twice");
 
     gen(&p("a.xqg"), &["--shard", "0/2"]);

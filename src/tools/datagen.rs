@@ -239,7 +239,13 @@ pub fn run(args: DatagenArgs) -> Result<(), String> {
         .filter(|g| g % shards == shard && !done_before.contains(&(cfg.seed, *g)))
         .collect();
     if !done_before.is_empty() {
-        eprintln!("datagen: {path} has {} games; playing the {} missing", done_before.len(), todo.len());
+        // Numbers whose opening was dropped as unbalanced leave nothing in the file, so they count as missing
+        // again: each costs one search before it is dropped once more.
+        eprintln!(
+            "datagen: {path} has {} games; playing the {} missing (with the openings dropped before)",
+            done_before.len(),
+            todo.len()
+        );
     }
     let file = std::fs::OpenOptions::new()
         .create(true)
@@ -247,7 +253,7 @@ pub fn run(args: DatagenArgs) -> Result<(), String> {
         .open(&path)
         .map_err(|e| format!("datagen: cannot write '{path}': {e}"))?;
     let out = Mutex::new((file, Vec::<Game>::new()));
-    let (played, positions) = (AtomicU64::new(0), AtomicU64::new(0));
+    let (played, positions, dropped) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
     let start = std::time::Instant::now();
     let total = todo.len() as u64;
     let bar = Progress::new("datagen", total, args.quiet);
@@ -273,6 +279,7 @@ pub fn run(args: DatagenArgs) -> Result<(), String> {
             let game = play(g, &cfg);
             let n = played.fetch_add(1, Relaxed) + 1;
             let p = positions.fetch_add(game.as_ref().map_or(0, |g| g.moves.len() as u64), Relaxed);
+            let d = dropped.fetch_add(u64::from(game.is_none()), Relaxed) + u64::from(game.is_none());
             let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
             o.1.extend(game);
             if o.1.len() >= CHUNK_GAMES {
@@ -283,14 +290,22 @@ pub fn run(args: DatagenArgs) -> Result<(), String> {
             bar.inc(1);
             if n.is_multiple_of(16) || n == total {
                 let secs = start.elapsed().as_secs_f64();
-                bar.set_message(format!("{p} positions, {:.0} positions/h", p as f64 * 3600.0 / secs));
+                let rate = p as f64 * 3600.0 / secs;
+                bar.set_message(format!("{d} dropped as unbalanced, {p} positions, {rate:.0} positions/h"));
             }
         });
     });
     bar.finish();
     let (n, p, secs) = (played.into_inner(), positions.into_inner(), start.elapsed().as_secs_f64());
+    let d = dropped.into_inner();
     if !args.quiet {
-        eprintln!("datagen: {n} games, {p} positions in {secs:.0} s ({:.0} positions/h)", p as f64 * 3600.0 / secs);
+        // `scripts/datagen-cluster.sh` looks for "games, … positions in" to know a shard finished.
+        let rate = p as f64 * 3600.0 / secs;
+        eprintln!(
+            "datagen: {n} games, {p} positions in {secs:.0} s ({rate:.0} positions/h); {} written, {d} dropped as \
+             unbalanced openings",
+            n - d
+        );
     }
     flush(&mut out.lock().unwrap_or_else(|e| e.into_inner())).map_err(|e| format!("datagen: {path}: {e}"))?;
     match failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
