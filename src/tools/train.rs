@@ -184,6 +184,8 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     let (threads, val_percent, min_ply) = (args.threads, args.val_percent, args.min_ply);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
 
+    // `--epochs 0` writes the --init network as it is: with its own output scale.
+    let mut init_qb = None;
     let (mut model, mut adam, first) = match &args.resume {
         Some(path) => {
             let (m, a, e) = load_checkpoint(path)?;
@@ -193,8 +195,9 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
         None => {
             let m = match &args.init {
                 Some(path) => {
-                    let m =
-                        Network::load(path).and_then(|n| Model::from_network(&n)).map_err(|e| format!("train: {e}"))?;
+                    let net = Network::load(path).map_err(|e| format!("train: {e}"))?;
+                    init_qb = Some(net.qb);
+                    let m = Model::from_network(&net).map_err(|e| format!("train: {e}"))?;
                     let layout = asked_layout(&args, m.layout)?;
                     if layout == m.layout {
                         m
@@ -302,7 +305,10 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
         let _ = std::fs::remove_file(&val_path);
     }
     trained.map_err(|e| format!("train: {e}"))?;
-    let net = model.quantise();
+    let net = match init_qb {
+        Some(qb) if cfg.epochs == 0 => model.quantise_with(qb),
+        _ => model.quantise(),
+    };
     std::fs::write(&out, net.to_bytes()).map_err(|e| format!("train: {out}: {e}"))?;
     let err = quantisation_error(&model, &net, &sample.map_err(|e| format!("train: {e}"))?);
     eprintln!("train: wrote {out}; largest float-vs-quantised difference on validation positions: {err:.1} units");

@@ -40,7 +40,9 @@ use std::time::Instant;
 /// Evaluation units per logit (the handcrafted tuner's 1 / K on the same kind of data).
 pub const SCALE: i32 = 445;
 pub const QA: i16 = 255;
-pub const QB: i32 = 64;
+/// The smallest output scale a network is quantised with: the optimiser keeps every output weight within
+/// ±127 / QB_MIN, and `Model::quantise` then picks the largest scale that still keeps them within ±127.
+pub const QB_MIN: i32 = 64;
 /// Positions per gradient slice: the unit of parallel work, fixed so that results do not depend on threads.
 const SLICE: usize = 1024;
 /// Input rows per parallel piece of the slices' merge.

@@ -1,7 +1,7 @@
 //! The float network: its layout, forward and backward passes, growth into a larger layout, quantisation.
 
 use super::sample::{sigmoid, Encoded};
-use super::{QA, QB, SCALE};
+use super::{QA, QB_MIN, SCALE};
 use crate::nnue::features::{FeatureSet, PLANE};
 use crate::nnue::network::{Network, MAX_OUTPUT_WEIGHT};
 use crate::nnue::simd::Backend;
@@ -63,8 +63,11 @@ fn screlu_dot(acc: &[f32], w: &[f32]) -> f32 {
     lanes.iter().sum()
 }
 
-/// The largest float output weight: quantised by QB it must fit the SIMD dot product's ±127.
-pub(super) const W2_LIMIT: f32 = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
+/// The largest float output weight: quantised by QB_MIN it must fit the SIMD dot product's ±127.
+pub(super) const W2_LIMIT: f32 = MAX_OUTPUT_WEIGHT as f32 / QB_MIN as f32;
+
+/// The largest output scale a network file takes (its reader's limit is 65 536).
+const QB_MAX: i32 = 4096;
 
 impl Model {
     pub fn new(layout: Layout, seed: u64) -> Model {
@@ -88,13 +91,14 @@ impl Model {
     /// The float model a quantised network stands for (each integer over its scale): the start of a
     /// generation trained on from the last one's weights (`--init`). Quantising it gives the network back.
     pub fn from_network(net: &Network) -> Result<Model, String> {
-        if (net.qa, net.qb, net.scale) != (QA, QB, SCALE) {
+        // Any output scale reads back (each network has its own); the accumulator's and the score's are fixed.
+        if (net.qa, net.scale) != (QA, SCALE) {
             return Err(format!(
-                "the network's constants (QA {}, QB {}, SCALE {}) are not the trainer's ({QA}, {QB}, {SCALE})",
-                net.qa, net.qb, net.scale
+                "the network's constants (QA {}, SCALE {}) are not the trainer's ({QA}, {SCALE})",
+                net.qa, net.scale
             ));
         }
-        let (qa, qb) = (QA as f32, QB as f32);
+        let (qa, qb) = (QA as f32, net.qb as f32);
         let layout = Layout { features: net.features, hidden: net.hidden, output_buckets: net.output_buckets };
         let mut w1: Vec<f32> = net.feature_weights.iter().map(|&w| w as f32 / qa).collect();
         // The factor plane starts at 0: the buckets' rows hold the whole weights.
@@ -315,8 +319,29 @@ impl Model {
         total.map(|t| t / samples.len().max(1) as f64)
     }
 
-    /// The quantised network.
+    /// The output layer's scale for this model: as fine as the output weights allow. A weight must stay within
+    /// ±127 once scaled (the SIMD dot product's bound), and one output bucket's dot product within i32 even
+    /// when every accumulator is at QA: `Σ |w| · QB · QA² < 2³¹`. A fixed QB of 64 left net5's output weights
+    /// (at most 47 once scaled) a third of their range, and rounding them cost more held-out loss than most
+    /// recipe changes.
+    pub fn output_scale(&self) -> i32 {
+        let max = self.w2.iter().fold(0.0f64, |m, &w| m.max(w.abs() as f64));
+        let by_range = if max > 0.0 { (MAX_OUTPUT_WEIGHT as f64 / max).floor() } else { QB_MAX as f64 };
+        let widest = self.w2.chunks(2 * self.layout.hidden).map(|b| b.iter().map(|w| w.abs() as f64).sum::<f64>());
+        let widest = widest.fold(0.0f64, f64::max);
+        let qa2 = (QA as f64).powi(2);
+        let by_sum = if widest > 0.0 { (i32::MAX as f64 / (widest * qa2)).floor() } else { QB_MAX as f64 };
+        by_range.min(by_sum).clamp(1.0, QB_MAX as f64) as i32
+    }
+
+    /// The quantised network, with the finest output scale its weights allow.
     pub fn quantise(&self) -> Network {
+        self.quantise_with(self.output_scale())
+    }
+
+    /// The quantised network with output scale `qb` (a network read back by [`Model::from_network`] quantises
+    /// to itself with its own).
+    pub fn quantise_with(&self, qb: i32) -> Network {
         let q16 = |x: f32, s: f32| (x * s).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
         let mut w1 = Vec::new();
         self.input_rows(&mut w1);
@@ -325,16 +350,16 @@ impl Model {
             hidden: self.layout.hidden,
             output_buckets: self.layout.output_buckets,
             qa: QA,
-            qb: QB,
+            qb,
             scale: SCALE,
             feature_weights: w1.iter().map(|&w| q16(w, QA as f32)).collect(),
             feature_biases: self.b1.iter().map(|&w| q16(w, QA as f32)).collect(),
             output_weights: self
                 .w2
                 .iter()
-                .map(|&w| q16(w, QB as f32).clamp(-MAX_OUTPUT_WEIGHT, MAX_OUTPUT_WEIGHT))
+                .map(|&w| q16(w, qb as f32).clamp(-MAX_OUTPUT_WEIGHT, MAX_OUTPUT_WEIGHT))
                 .collect(),
-            output_biases: self.b2.iter().map(|&b| (b * QA as f32 * QB as f32).round() as i32).collect(),
+            output_biases: self.b2.iter().map(|&b| (b as f64 * QA as f64 * qb as f64).round() as i32).collect(),
         }
     }
 }
@@ -372,7 +397,15 @@ mod tests {
     fn a_network_is_a_starting_point() {
         let net = Model::new(SMALL, 9).quantise();
         let model = Model::from_network(&net).unwrap();
-        assert_eq!(model.quantise(), net);
+        assert_eq!(model.quantise_with(net.qb), net);
+        // The output scale is as fine as the weights allow: the largest weight near ±127, never past it.
+        let largest = net.output_weights.iter().map(|w| w.abs()).max().unwrap();
+        assert!(net.qb > QB_MIN && (120..=MAX_OUTPUT_WEIGHT).contains(&largest), "QB {} largest {largest}", net.qb);
+        // net5, quantised with a fixed 64 (its largest output weight 46), reads back and requantises 2.75 times finer.
+        let net5 = crate::nnue::default_network();
+        let model = Model::from_network(&net5).unwrap();
+        assert_eq!(model.quantise_with(net5.qb), *net5);
+        assert_eq!((net5.qb, model.output_scale()), (64, 176));
         let mut other = net.clone();
         other.scale = 400;
         assert!(Model::from_network(&other).unwrap_err().contains("SCALE 400"));
