@@ -343,6 +343,16 @@ fn datagen_shards_merge_and_resume() {
     let annealed = cosine("cos.nnue");
     assert_ne!(annealed, ab);
     assert_eq!(annealed, cosine("cos-again.nnue"));
+    // The mean of two runs on two shuffles (`--average 2`) is another network, the same one every time; it
+    // cannot be checkpointed.
+    let soup = |out: &str| train_with(&[&pm], out, &["--average", "2"]);
+    let averaged = soup("soup.nnue");
+    assert_ne!(averaged, ab);
+    assert_eq!(averaged, soup("soup-again.nnue"));
+    let ckpt = p("soup.ckpt");
+    let args = ["train", "--average", "2", "--checkpoint", ckpt.to_str().unwrap(), "--data", "x", "--out", "y"];
+    let (_, err, code) = chuhan(&args, "");
+    assert!(code != 0 && err.contains("--checkpoint"), "{err}");
     // No epochs: the starting network is measured three ways and written back as it was.
     let (init, same) = (p("ab.nnue"), p("same.nnue"));
     let (init, data, out) = (init.to_str().unwrap(), pm.to_str().unwrap(), same.to_str().unwrap());

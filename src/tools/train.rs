@@ -34,6 +34,8 @@ pub fn samples_of(game: &xqg::Game, min_ply: usize, out: &mut Vec<Sample>) -> Re
                --output-buckets 8 --out data/net6.nnue --epochs 2 --lr 0.0005
   chuhan train --data data/gen1.xqg --out data/net.nnue --checkpoint data/net.ckpt --resume data/net.ckpt
   chuhan train --data data/gen6-s63.xqg --init nnue/net5.nnue --epochs 0 --out data/same.nnue   # only measure
+  chuhan train --data data/gen6-s65.xqg --init nnue/net5.nnue --epochs 1 --lr 0.0002 --lr-end 0.00001 \
+               --average 3 --out data/soup.nnue   # the mean of three runs
 
 The held-out loss is shown three ways: against the training target (--wdl's blend), against the search scores
 alone and against the game results alone; the last is the fair one between networks that did not play the games.
@@ -106,6 +108,12 @@ pub struct TrainArgs {
     /// Start from this network's weights instead of random ones (a generation trained on from the last)
     #[arg(long, value_name = "NET", conflicts_with = "resume")]
     pub init: Option<String>,
+    /// Train K runs from the same start (--init's network, or --seed's random one) on the shuffles of seeds
+    /// S, S + 1 … and write the mean of their weights, which generalises better than one run (a "model soup");
+    /// K times the training time
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = in_range(1usize..=64),
+          conflicts_with_all = ["checkpoint", "resume"])]
+    pub average: usize,
     /// No progress bar (the per-epoch lines stay)
     #[arg(long, short)]
     pub quiet: bool,
@@ -280,25 +288,51 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
         eprintln!("train: starting from {path}, validation {val}");
     }
     let checkpoint = args.checkpoint.clone();
-    let bar = Progress::new("train", (cfg.epochs - first.min(cfg.epochs)) as u64 * loader.len() as u64, args.quiet);
+    let runs = args.average;
+    let epochs_left = (cfg.epochs - first.min(cfg.epochs)) as u64;
+    let bar = Progress::new("train", runs as u64 * epochs_left * loader.len() as u64, args.quiet);
     let began = Instant::now();
-    let trained = pool.install(|| {
-        let batch_done = |n: usize| bar.inc(n as u64);
-        train(&mut model, &mut adam, &mut loader, &cfg, first, batch_done, |epoch, m, a, loss, rate| {
-            let val = validation(m, &mut val_set, cfg.wdl).unwrap_or_else(|e| format!("failed: {e}"));
-            let per_epoch = began.elapsed().as_secs_f64() / (epoch - first) as f64;
-            let eta = per_epoch * (cfg.epochs - epoch) as f64;
-            bar.println(&format!(
-                "epoch {epoch:>3}/{}: loss {loss:.6}, validation {val}, {rate:.0} positions/s, ETA {eta:.0} s",
-                cfg.epochs
-            ));
-            if let Some(path) = &checkpoint {
-                if let Err(e) = save_checkpoint(path, m, a, epoch) {
-                    eprintln!("train: cannot write checkpoint {path}: {e}");
+    // With --average K, K runs from the same start on the shuffles of seeds S, S + 1 …, then their mean.
+    let start_model = (runs > 1).then(|| model.clone());
+    let start_adam = (runs > 1).then(|| adam.clone());
+    let mut finished = Vec::new();
+    let mut trained = Ok(());
+    for run in 0..runs {
+        if let (Some(m), Some(a)) = (&start_model, &start_adam) {
+            (model, adam) = (m.clone(), a.clone());
+            bar.println(&format!("run {}/{runs} (shuffle seed {})", run + 1, cfg.seed + run as u64));
+        }
+        let cfg = TrainConfig { seed: cfg.seed + run as u64, ..cfg.clone() };
+        let done_before = run as f64 * epochs_left as f64;
+        trained = pool.install(|| {
+            let batch_done = |n: usize| bar.inc(n as u64);
+            train(&mut model, &mut adam, &mut loader, &cfg, first, batch_done, |epoch, m, a, loss, rate| {
+                let val = validation(m, &mut val_set, cfg.wdl).unwrap_or_else(|e| format!("failed: {e}"));
+                let done = done_before + (epoch - first) as f64;
+                let eta = began.elapsed().as_secs_f64() / done * (runs as f64 * epochs_left as f64 - done);
+                bar.println(&format!(
+                    "epoch {epoch:>3}/{}: loss {loss:.6}, validation {val}, {rate:.0} positions/s, ETA {eta:.0} s",
+                    cfg.epochs
+                ));
+                if let Some(path) = &checkpoint {
+                    if let Err(e) = save_checkpoint(path, m, a, epoch) {
+                        eprintln!("train: cannot write checkpoint {path}: {e}");
+                    }
                 }
-            }
-        })
-    });
+            })
+        });
+        if trained.is_err() {
+            break;
+        }
+        if runs > 1 {
+            finished.push(model.clone());
+        }
+    }
+    if trained.is_ok() && runs > 1 {
+        model = Model::average(&finished).map_err(|e| format!("train: {e}"))?;
+        let val = pool.install(|| validation(&model, &mut val_set, cfg.wdl)).map_err(|e| format!("train: {e}"))?;
+        bar.println(&format!("the mean of the {runs} runs: validation {val}"));
+    }
     let sample = val_set.first(QUANTISATION_SAMPLE).and_then(|raw| encode_records(&raw, layout));
     if args.records.is_none() {
         let _ = std::fs::remove_file(&records_path);
