@@ -247,6 +247,9 @@ fn make_unmake_restores_everything() {
         let ply = pos.ply();
         pos.validate().unwrap_or_else(|e| panic!("{fen}: {e}"));
         assert_eq!(pos.key(), pos.compute_key());
+        // The piece count (the network's output bucket) is the pieces on the board, kept move by move.
+        let on_board = Square::all().filter(|&sq| pos.piece_at(sq).is_some()).count() as u32;
+        assert_eq!(pos.piece_count(), on_board, "{fen}");
         for &m in pos.legal_moves().iter() {
             let check = pos.gives_check(m);
             pos.make_move(m);

@@ -267,6 +267,15 @@ impl Position {
         self.counts[color.index()][kind.index()] as u32
     }
 
+    /// How many pieces (both colours, kings included) are on the board.
+    #[inline]
+    pub fn piece_count(&self) -> u32 {
+        // Each colour's counts are 8 bytes (the 8th always 0), none above 16, so the byte sum of their sum is
+        // below 256 and the multiply gathers it in the top byte.
+        let words = self.counts.map(u64::from_ne_bytes);
+        ((words[0] + words[1]).wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32
+    }
+
     /// Every piece of `color` with its kind, king first, pawns last.
     #[inline]
     pub fn pieces_of_color(&self, color: Color) -> impl Iterator<Item = (PieceType, Square)> + '_ {

@@ -17,7 +17,7 @@ pub mod train;
 
 use crate::board::Position;
 use crate::eval::Evaluator;
-use crate::types::{Color, Move, Piece, PieceType, Square};
+use crate::types::{Color, Move, Piece, Square};
 use arrayvec::ArrayVec;
 use features::{index, lean_of, leans_right_with, FeatureSet, View};
 pub use network::Network;
@@ -64,8 +64,7 @@ pub fn output_bucket_of(net: &Network, pos: &Position) -> usize {
     if net.output_buckets == 1 {
         return 0;
     }
-    let count: u32 = Color::ALL.into_iter().flat_map(|c| PieceType::ALL.map(|k| pos.count(c, k))).sum();
-    network::output_bucket(count as usize, net.output_buckets)
+    network::output_bucket(pos.piece_count() as usize, net.output_buckets)
 }
 
 /// The network's view of `pos` for people (the protocol's `eval`): the score for the side to move and for Red,
@@ -277,16 +276,12 @@ impl State {
         let now = pos.slots();
         // At most 32 pieces leave and 32 arrive.
         let (mut add, mut sub) = (ArrayVec::<&[i16], 64>::new(), ArrayVec::<&[i16], 64>::new());
-        // Eight points at a time: most of the board is as the entry left it.
-        for (k, (was8, now8)) in board.chunks_mut(8).zip(now.chunks(8)).enumerate() {
-            if was8 == now8 {
-                continue;
-            }
+        let mut changed = |first: usize, was8: &mut [u8], now8: &[u8]| {
             for (i, (was, &now)) in was8.iter_mut().zip(now8).enumerate() {
                 if *was == now {
                     continue;
                 }
-                let sq = Square::from_index(k * 8 + i);
+                let sq = Square::from_index(first + i);
                 if let Some(pc) = Position::slot_piece(*was) {
                     sub.push(net.row(index(view, p, pc, sq)));
                 }
@@ -295,7 +290,17 @@ impl State {
                 }
                 *was = now;
             }
+        };
+        // Eight points at a time, compared as one word: most of the board is as the entry left it.
+        const WORDS: usize = 90 / 8;
+        let ((was_head, was_tail), (now_head, now_tail)) = (board.split_at_mut(8 * WORDS), now.split_at(8 * WORDS));
+        for (k, (was8, now8)) in was_head.chunks_exact_mut(8).zip(now_head.chunks_exact(8)).enumerate() {
+            let word = |b: &[u8]| u64::from_ne_bytes(b.try_into().expect("chunks of 8"));
+            if word(was8) != word(now8) {
+                changed(8 * k, was8, now8);
+            }
         }
+        changed(8 * WORDS, was_tail, now_tail);
         let at = (2 * self.top + p.index()) * h;
         let cached = &mut self.cache.acc[slot * h..(slot + 1) * h];
         let out = &mut self.acc[at..at + h];
