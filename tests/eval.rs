@@ -120,6 +120,28 @@ fn king_buckets_are_mirror_symmetric() {
     assert_ne!(nnue::State::evaluate_full(&plain, &h2e2), nnue::State::evaluate_full(&plain, &b2e2));
 }
 
+/// The candidate network in `nnue/` (net6, king-bucketed, not yet the default): it reads, scores a position and
+/// its mirror image alike, and the search's state (its refresh cache) gives the full evaluation's score on
+/// every SIMD implementation.
+#[test]
+fn the_candidate_network_file() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nnue/net6.nnue");
+    let net = Arc::new(Network::load(path).unwrap());
+    assert_eq!((net.features, net.hidden, net.output_buckets), (FeatureSet::KingBuckets, 256, 8));
+    assert!(net.qb > 64, "the output scale of a network trained since 12-06: {}", net.qb);
+    common::random_positions(300, 47, |pos| {
+        let fen = pos.to_fen();
+        let v = nnue::State::evaluate_full(&net, pos);
+        let (mirrored, _) = mirror_files(&fen, "");
+        assert_eq!(nnue::State::evaluate_full(&net, &Position::from_fen(&mirrored).unwrap()), v, "{fen} mirrored");
+        for b in Backend::available() {
+            let mut s = nnue::State::with_backend(Arc::clone(&net), b);
+            s.refresh(pos);
+            assert_eq!(s.evaluate(pos), v, "{fen} {b:?}");
+        }
+    });
+}
+
 /// The built-in network: a position and its colour-flipped twin get the same evaluation (each from its side to
 /// move), and every SIMD implementation gives the scalar one's.
 #[test]
