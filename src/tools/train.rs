@@ -293,12 +293,11 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
     let bar = Progress::new("train", runs as u64 * epochs_left * loader.len() as u64, args.quiet);
     let began = Instant::now();
     // With --average K, K runs from the same start on the shuffles of seeds S, S + 1 …, then their mean.
-    let start_model = (runs > 1).then(|| model.clone());
-    let start_adam = (runs > 1).then(|| adam.clone());
+    let start = (runs > 1).then(|| (model.clone(), adam.clone()));
     let mut finished = Vec::new();
     let mut trained = Ok(());
     for run in 0..runs {
-        if let (Some(m), Some(a)) = (&start_model, &start_adam) {
+        if let Some((m, a)) = &start {
             (model, adam) = (m.clone(), a.clone());
             bar.println(&format!("run {}/{runs} (shuffle seed {})", run + 1, cfg.seed + run as u64));
         }

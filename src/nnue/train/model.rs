@@ -344,7 +344,7 @@ impl Model {
     /// The output layer's scale for this model: as fine as the output weights allow. A weight must stay within
     /// ±127 once scaled (the SIMD dot product's bound), and one output bucket's dot product within i32 even
     /// when every accumulator is at QA: `Σ |w| · QB · QA² < 2³¹`. A fixed QB of 64 left net5's output weights
-    /// (at most 47 once scaled) a third of their range, and rounding them cost more held-out loss than most
+    /// (at most 46 once scaled) a third of their range, and rounding them cost more held-out loss than most
     /// recipe changes.
     pub fn output_scale(&self) -> i32 {
         let max = self.w2.iter().fold(0.0f64, |m, &w| m.max(w.abs() as f64));
