@@ -814,12 +814,43 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         return merge::run(*m);
     }
     let cfg = config_from_args(args)?;
+    let fixed = cfg.nodes.is_some() || cfg.depth.is_some();
+    if let Some(w) = repeat_warning(cfg.games, cfg.openings.len(), fixed) {
+        eprintln!("{w}");
+    }
     run_match(&cfg).map(|_| ())
+}
+
+/// A warning for a match that plays each opening more than once a colour under a fixed node count or depth:
+/// one engine thread then plays the same moves each time, so the repeats replay the same games and the report's
+/// error bars count as independent what is one game several times (the built-in set makes about two hundred
+/// different games; `scripts/openings-from-datagen.py` makes a larger set).
+fn repeat_warning(games: u64, openings: usize, fixed: bool) -> Option<String> {
+    let per_colour = games.div_ceil(2 * openings.max(1) as u64);
+    (fixed && per_colour > 1).then(|| {
+        format!(
+            "match: warning: {games} games over {openings} openings play each about {per_colour} times a colour; \
+             with --nodes or --depth the repeats are the same games, so the error bars are too narrow \
+             (give --openings a file of at least {} lines)",
+            games.div_ceil(2)
+        )
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Replays are flagged only where they are replays: a fixed limit and an opening used twice a colour.
+    #[test]
+    fn repeated_openings_under_a_fixed_limit_are_flagged() {
+        assert_eq!(repeat_warning(212, 106, true), None);
+        assert_eq!(repeat_warning(800, 106, false), None);
+        let w = repeat_warning(800, 106, true).expect("a warning");
+        assert!(w.contains("each about 4 times a colour") && w.contains("at least 400 lines"), "{w}");
+        assert!(repeat_warning(214, 106, true).is_some());
+        assert!(repeat_warning(10, 0, true).is_some());
+    }
 
     #[test]
     fn time_controls() {
