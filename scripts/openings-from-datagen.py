@@ -55,8 +55,9 @@ def main():
             fens = first_positions(f.read().splitlines(), a.max_score)
     boards, unique = set(), []
     for fen in sorted(fens):
-        if fen.split()[0] not in boards:
-            boards.add(fen.split()[0])
+        board = fen.split()[0]
+        if board not in boards:
+            boards.add(board)
             unique.append(fen)
     with open(a.out, "w") as f:
         f.write("\n".join(unique) + "\n")
