@@ -8,7 +8,7 @@
 //! - `nnue`: the evaluation network (inference, accumulators, the network file, SIMD);
 //! - `search`: iterative deepening, alpha-beta, quiescence, move ordering, histories, time management, tunable
 //!   parameters;
-//! - `tt`: the shared transposition table;
+//! - `tt`: the shared transposition table; `memory`: the huge-page-friendly buffers it and the network live in;
 //! - `wdl`: what a score means in games (win/draw/loss chances, fitted to our self-play);
 //! - `notation`: moves for people (ICCS, Chinese, WXF);
 //! - `engine`: what the protocol commands mean, for every protocol (the game, the options table in
@@ -21,10 +21,11 @@
 //! build on the core; nothing in the core imports them, and no module imports one that imports it (checked by
 //! `tests/layering.rs`).
 
-// `unsafe` lives in four places, each block with its proof beside it: the cache prefetch in `tt.rs`, the
+// `unsafe` lives in five places, each block with its proof beside it: the cache prefetch in `tt.rs`, the
 // network's AVX2 loops in `nnue/simd.rs` and the trainer's gradient built for AVX2 in `nnue/train/model.rs` (each
-// checked bit for bit against the portable code by a test), and the call that makes the XBoard protocol ignore
-// SIGINT in `protocol/cecp.rs` (tested by sending one).
+// checked bit for bit against the portable code by a test), the call that makes the XBoard protocol ignore
+// SIGINT in `protocol/cecp.rs` (tested by sending one), and the huge-page buffers of `memory.rs` (allocation,
+// `madvise`, the slice views; tested there).
 #![deny(unsafe_code)]
 
 pub mod bench;
@@ -32,6 +33,7 @@ pub mod board;
 pub mod book;
 pub mod engine;
 pub mod eval;
+pub mod memory;
 pub mod nnue;
 pub mod notation;
 pub mod protocol;

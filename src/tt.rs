@@ -5,6 +5,7 @@
 //! entry (the lockless hashing of Hyatt and Mann). No locks; the one `unsafe` block is the cache prefetch
 //! ([`TranspositionTable::prefetch`]), a hint that cannot fault, with its proof beside it.
 
+use crate::memory::{LargeBuffer, Zeroable};
 use crate::types::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
@@ -44,15 +45,18 @@ pub struct Entry {
 }
 
 #[repr(align(64))]
-#[derive(Default)]
 struct Bucket {
     slots: [(AtomicU64, AtomicU64); 4],
 }
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
+// SAFETY: a bucket is eight `AtomicU64`s, for which zero bytes are the value 0 (an empty slot).
+#[allow(unsafe_code)]
+unsafe impl Zeroable for Bucket {}
+
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: LargeBuffer<Bucket>,
     age: AtomicU8,
 }
 
@@ -91,9 +95,7 @@ impl TranspositionTable {
     /// A table of exactly `mb` mebibytes (at least one bucket).
     pub fn new(mb: usize) -> TranspositionTable {
         let count = (mb.max(1) << 20) / std::mem::size_of::<Bucket>();
-        let mut buckets = Vec::with_capacity(count);
-        buckets.resize_with(count, Bucket::default);
-        TranspositionTable { buckets, age: AtomicU8::new(0) }
+        TranspositionTable { buckets: LargeBuffer::zeroed(count), age: AtomicU8::new(0) }
     }
 
     /// Size in bytes.
@@ -102,7 +104,7 @@ impl TranspositionTable {
     }
 
     pub fn clear(&self) {
-        for b in &self.buckets {
+        for b in self.buckets.iter() {
             for (k, d) in &b.slots {
                 k.store(0, Relaxed);
                 d.store(0, Relaxed);

@@ -27,6 +27,7 @@
 //! `b`, times SCALE / (QA·QB), where `screlu(x) = clamp(x, 0, QA)²`.
 
 use super::features::FeatureSet;
+use crate::memory::LargeBuffer;
 
 pub const MAGIC: [u8; 4] = *b"XQNN";
 pub const VERSION: u32 = 2;
@@ -47,8 +48,8 @@ pub struct Network {
     pub qa: i16,
     pub qb: i32,
     pub scale: i32,
-    /// `features.inputs()` rows of `hidden`.
-    pub feature_weights: Vec<i16>,
+    /// `features.inputs()` rows of `hidden` (read at random by the search: in huge-page-friendly memory).
+    pub feature_weights: LargeBuffer<i16>,
     pub feature_biases: Vec<i16>,
     /// Per output bucket, the side to move's `hidden` weights, then the other side's.
     pub output_weights: Vec<i16>,
@@ -163,7 +164,7 @@ impl Network {
         }
         let mut words = payload.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
-        let feature_weights = take(inputs * hidden);
+        let feature_weights = take(inputs * hidden).into();
         let feature_biases = take(hidden);
         let output_weights = take(buckets * 2 * hidden);
         let output_biases = payload[payload.len() - 4 * buckets..]
@@ -210,7 +211,7 @@ impl Network {
             qa: 255,
             qb: 64,
             scale: 400,
-            feature_weights: (0..features.inputs() * hidden).map(|_| next(40)).collect(),
+            feature_weights: (0..features.inputs() * hidden).map(|_| next(40)).collect::<Vec<_>>().into(),
             feature_biases: (0..hidden).map(|_| next(60)).collect(),
             output_weights: (0..output_buckets * 2 * hidden).map(|_| next(MAX_OUTPUT_WEIGHT as i32)).collect(),
             output_biases: (0..output_buckets).map(|_| next(500) as i32).collect(),

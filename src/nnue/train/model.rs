@@ -374,7 +374,7 @@ impl Model {
             qa: QA,
             qb,
             scale: SCALE,
-            feature_weights: w1.iter().map(|&w| q16(w, QA as f32)).collect(),
+            feature_weights: w1.iter().map(|&w| q16(w, QA as f32)).collect::<Vec<_>>().into(),
             feature_biases: self.b1.iter().map(|&w| q16(w, QA as f32)).collect(),
             output_weights: self
                 .w2
