@@ -9,7 +9,7 @@
 #   scripts/datagen-cluster.sh merge  OUTDIR MERGED.xqg                    # joins the shards
 #
 # CHUHAN (default: chuhan on the PATH) must name the same build everywhere: the games depend on the engine.
-# DATAGEN_ARGS adds words to every shard's command, e.g. DATAGEN_ARGS="--evalfile nnue/net7.nnue" (the network
+# DATAGEN_ARGS adds words to every shard's command, e.g. DATAGEN_ARGS="--evalfile nnue/net8.nnue" (the network
 # that plays the next generation's games; the file must be at that path on every host).
 # OUTDIR must be a shared directory for ssh and slurm (or copy the shard files back before merging).
 # slurm: sbatch runs the N shards as one array job; the script polls squeue until it has left the queue, takes

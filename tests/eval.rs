@@ -120,12 +120,12 @@ fn king_buckets_are_mirror_symmetric() {
     assert_ne!(nnue::State::evaluate_full(&plain, &h2e2), nnue::State::evaluate_full(&plain, &b2e2));
 }
 
-/// The candidate network in `nnue/` (net7, king-bucketed, not yet the default): it reads, scores a position and
+/// The candidate network in `nnue/` (net8, king-bucketed, not yet the default): it reads, scores a position and
 /// its mirror image alike, and the search's state (its refresh cache) gives the full evaluation's score on
 /// every SIMD implementation.
 #[test]
 fn the_candidate_network_file() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nnue/net7.nnue");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nnue/net8.nnue");
     let net = Arc::new(Network::load(path).unwrap());
     assert_eq!((net.features, net.hidden, net.output_buckets), (FeatureSet::KingBuckets, 256, 8));
     assert!(net.qb > 64, "the output scale of a network trained since 12-06: {}", net.qb);

@@ -152,7 +152,7 @@ const CHUNK_GAMES: usize = 16;
     after_help = "Examples:
   chuhan datagen --games 10000 --nodes 5000 --threads 2 --seed 1 --out data/gen0-s1.xqg
   chuhan datagen --games 10000 --seed 1 --shard 3/8 --out data/s1-3.xqg     (one of 8 disjoint shards)
-  chuhan datagen --games 10000 --seed 72 --evalfile nnue/net7.nnue --out data/gen8-s72.xqg
+  chuhan datagen --games 10000 --seed 73 --evalfile nnue/net8.nnue --out data/gen9-s73.xqg
   chuhan datagen --games 5000 --first 10000 --seed 11 --out data/gen1-s11.xqg     (numbers 10000..15000 added)
   chuhan datagen merge --out data/s1.xqg data/s1-*.xqg
 
