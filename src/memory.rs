@@ -3,8 +3,7 @@
 //! the TLB (a 4 MiB network is a thousand pages); Stockfish's "large pages" answer the same problem. On Linux the
 //! buffer is aligned to 2 MiB and marked with `madvise(MADV_HUGEPAGE)` before it is first written, which is all
 //! that transparent huge pages in their default `madvise` mode ask for; elsewhere, or when the kernel says no, it
-//! is ordinary memory. Measured on the 2-core host (`chuhan bench`, medians of three, the king-bucketed network):
-//! 1.717 M → 1.777 M nodes/s (+3.5 %), net5 (a sixth of the weights) +1.5 %.
+//! is ordinary memory. What it gains is measured in `docs/measurements.md` (Speed history).
 
 use std::alloc::{alloc, dealloc, handle_alloc_error, Layout};
 use std::ops::{Deref, DerefMut};
