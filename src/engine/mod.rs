@@ -22,8 +22,6 @@ use std::sync::{Arc, Mutex};
 
 /// Score at or below which a position is hopeless for `resign` (about a rook and a horse down).
 pub const RESIGN_SCORE: i32 = -1500;
-/// Lines searched when `randomness` is on (or more, with a larger `MultiPV`).
-const RANDOM_LINES: usize = 4;
 
 /// A `go` in the engine's terms: times in milliseconds, moves already read.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -249,7 +247,7 @@ impl Engine {
             threads: self.options.threads,
             multipv: match (margin > 0, strength.is_full()) {
                 (_, false) => self.options.multipv.max(strength.candidates()),
-                (true, true) => self.options.multipv.max(RANDOM_LINES),
+                (true, true) => self.options.multipv.max(self.options.randomness.lines()),
                 (false, true) => self.options.multipv,
             },
             rules: self.rules(),
@@ -495,12 +493,15 @@ mod tests {
         assert_eq!(j.settings.multipv, 2usize.max(Strength::level(3).candidates()));
         let j = go(&e, Request { infinite: true, ..Request::default() });
         assert_eq!((j.limits.nodes, j.settings.multipv), (None, 2));
-        // Randomness: four lines scored exactly, pondering included (it becomes a game move), analysis not.
+        // Randomness: three lines scored exactly at `small`, pondering included (it becomes a game move), analysis not.
         e.set_option("Skill Level", Some("20")).unwrap();
         e.set_option("MultiPV", Some("1")).unwrap();
         e.set_option("Randomness", Some("small")).unwrap();
         let j = go(&e, Request { ponder: true, clock: Some(clock), ..Request::default() });
-        assert_eq!((j.settings.multipv, j.margin, j.ponder, j.open_ended), (RANDOM_LINES, 15, true, true));
+        assert_eq!((j.settings.multipv, j.margin, j.ponder, j.open_ended), (3, 15, true, true));
+        e.set_option("Randomness", Some("large")).unwrap();
+        let j = go(&e, Request { clock: Some(clock), ..Request::default() });
+        assert_eq!((j.settings.multipv, j.margin), (6, 60));
         let j = go(&e, Request { infinite: true, ..Request::default() });
         assert_eq!((j.settings.multipv, j.margin), (1, 0));
     }

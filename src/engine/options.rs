@@ -110,6 +110,13 @@ impl Randomness {
     pub fn margin(self) -> i32 {
         [0, 5, 15, 30, 60, 120][self as usize]
     }
+
+    /// Lines the search scores exactly to choose among. A wider margin admits more moves, and the start
+    /// position's good moves come in mirror pairs (炮二平五 and 炮八平五 score alike with a symmetric network),
+    /// so four lines held only two or three distinct ideas: `large` gave three first moves in eight tries.
+    pub fn lines(self) -> usize {
+        [1, 2, 3, 4, 6, 8][self as usize]
+    }
 }
 
 impl Default for Options {
@@ -465,8 +472,8 @@ pub static OPTIONS: &[OptionDef] = &[
         cecp: true,
         meaning: "variety in game moves: `none`, `tiny`, `small`, `medium`, `large`, `huge` let a move be chosen \
                   among lines scoring within 0, 5, 15, 30, 60, 120 units (100 ≈ a pawn) of the best, weighted \
-                  `margin + 1 − loss`; the search then scores at least 4 lines exactly (only `MultiPV` of them are \
-                  shown). Analysis (`go infinite`, or `go` with no limit) is never randomised (a `go ponder` search \
+                  `margin + 1 − loss`; the search then scores 1, 2, 3, 4, 6, 8 lines exactly (more if `MultiPV` \
+                  asks; only `MultiPV` of them are shown). Analysis (`go infinite`, or `go` with no limit) is never randomised (a `go ponder` search \
                   is: it is a game move once `ponderhit` comes), and a line lost by mate or by the rules is never \
                   chosen while the best is not",
     },
@@ -783,7 +790,7 @@ mod tests {
         assert_eq!(o.set("Clear Hash", None), Ok(Change::ClearHash));
         assert_eq!(o.set("promotion", Some("false")), Ok(Change::Ignored));
         o.set("randomness", Some("Small")).unwrap();
-        assert_eq!((o.randomness, o.randomness.margin()), (Randomness::Small, 15));
+        assert_eq!((o.randomness, o.randomness.margin(), o.randomness.lines()), (Randomness::Small, 15, 3));
         assert!(o.set("Randomness", Some("wild")).unwrap_err().contains("is not one of: none, tiny, small"));
         o.set("style", Some("risky")).unwrap();
         assert_eq!((o.style.contempt(), o.style.draw_accept()), (30, -60));
