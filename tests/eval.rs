@@ -6,7 +6,6 @@ mod common;
 use chuhan::eval::hce::{self, evaluate};
 use chuhan::eval::Evaluator;
 use chuhan::nnue::{self, features::FeatureSet, simd::Backend, Network};
-
 use chuhan::{Color, Position};
 use common::referee::{flip_colors, mirror_files};
 use rand::Rng;
@@ -141,31 +140,16 @@ fn the_built_in_network_is_mirror_symmetric() {
     });
 }
 
-/// The network before it in `nnue/` (net5, plain inputs, the default until 12-07) still reads and plays through
-/// `EvalFile`: every SIMD implementation gives the full evaluation's score.
-#[test]
-fn the_previous_network_file() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nnue/net5.nnue");
-    let net = Arc::new(Network::load(path).unwrap());
-    assert_eq!((net.features, net.hidden, net.output_buckets, net.qb), (FeatureSet::Plain, 256, 1, 64));
-    common::random_positions(100, 48, |pos| {
-        let v = nnue::State::evaluate_full(&net, pos);
-        for b in Backend::available() {
-            let mut s = nnue::State::with_backend(Arc::clone(&net), b);
-            s.refresh(pos);
-            assert_eq!(s.evaluate(pos), v, "{} {b:?}", pos.to_fen());
-        }
-    });
-}
-
 /// A position and its colour-flipped twin get the same evaluation (each from its side to move), and every SIMD
 /// implementation gives the scalar one's. For a plain network (net5) the twins are alike everywhere. For a
 /// king-bucketed one (net8, built in) they are alike unless a king stands on the centre file: there the board's
 /// lean picks the reflection, and its weights (`features::WEIGHT`) differ by colour, so the twins may be read
-/// reflected differently (kept so, because net8 was trained that way).
+/// reflected differently (kept so, because net8 was trained that way). net5 is the network before it in `nnue/`,
+/// which `EvalFile` still plays.
 #[test]
 fn nnue_colour_flip_and_backends_agree() {
     let net5 = Arc::new(Network::load(concat!(env!("CARGO_MANIFEST_DIR"), "/nnue/net5.nnue")).unwrap());
+    assert_eq!((net5.features, net5.hidden, net5.output_buckets, net5.qb), (FeatureSet::Plain, 256, 1, 64));
     for (net, everywhere) in [(nnue::default_network(), false), (net5, true)] {
         let mut centre = 0;
         common::random_positions(500, 43, |pos| {

@@ -493,7 +493,7 @@ mod tests {
         assert_eq!(j.settings.multipv, 2usize.max(Strength::level(3).candidates()));
         let j = go(&e, Request { infinite: true, ..Request::default() });
         assert_eq!((j.limits.nodes, j.settings.multipv), (None, 2));
-        // Randomness: three lines scored exactly at `small`, pondering included (it becomes a game move), analysis not.
+        // Randomness: lines scored exactly by level, pondering included (it becomes a game move), analysis not.
         e.set_option("Skill Level", Some("20")).unwrap();
         e.set_option("MultiPV", Some("1")).unwrap();
         e.set_option("Randomness", Some("small")).unwrap();

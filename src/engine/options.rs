@@ -473,9 +473,9 @@ pub static OPTIONS: &[OptionDef] = &[
         meaning: "variety in game moves: `none`, `tiny`, `small`, `medium`, `large`, `huge` let a move be chosen \
                   among lines scoring within 0, 5, 15, 30, 60, 120 units (100 ≈ a pawn) of the best, weighted \
                   `margin + 1 − loss`; the search then scores 1, 2, 3, 4, 6, 8 lines exactly (more if `MultiPV` \
-                  asks; only `MultiPV` of them are shown). Analysis (`go infinite`, or `go` with no limit) is never randomised (a `go ponder` search \
-                  is: it is a game move once `ponderhit` comes), and a line lost by mate or by the rules is never \
-                  chosen while the best is not",
+                  asks; only `MultiPV` of them are shown). Analysis (`go infinite`, or `go` with no limit) is \
+                  never randomised (a `go ponder` search is: it is a game move once `ponderhit` comes), and a \
+                  line lost by mate or by the rules is never chosen while the best is not",
     },
     OptionDef {
         uci: Some("Skill Level"),
