@@ -67,11 +67,11 @@ fn hce_state_matches_full_evaluation() {
     incremental_matches_full(hce::State::default, hce::evaluate, 1.0);
 }
 
-/// Both feature sets, every SIMD implementation, evaluated at every node and at a few: the lazy updates and the
+/// Every feature set, every SIMD implementation, evaluated at every node and at a few: the lazy updates and the
 /// refresh cache give the accumulators a refresh gives.
 #[test]
 fn nnue_state_matches_full_evaluation() {
-    for (features, buckets) in [(FeatureSet::Plain, 1), (FeatureSet::KingBuckets, 8)] {
+    for (features, buckets) in [(FeatureSet::Plain, 1), (FeatureSet::KingBuckets, 8), (FeatureSet::KingBuckets2, 8)] {
         let net = Arc::new(Network::random(features, 64, buckets, 4));
         for backend in Backend::available() {
             for asked in [1.0, 0.2] {
@@ -85,18 +85,55 @@ fn nnue_state_matches_full_evaluation() {
     }
 }
 
-/// A king-bucketed network scores a position and its mirror image alike, bit for bit, whatever its weights: on
-/// thousands of positions of random games, and on the start position's mirrored first moves.
+/// A king-bucketed network (either rule) scores a position and its mirror image alike, bit for bit, whatever
+/// its weights: on thousands of positions of random games, and on the start position's mirrored first moves.
 #[test]
 fn king_buckets_are_mirror_symmetric() {
-    let net = Network::random(FeatureSet::KingBuckets, 32, 8, 11);
+    for features in [FeatureSet::KingBuckets, FeatureSet::KingBuckets2] {
+        mirror_symmetric(&Network::random(features, 32, 8, 11));
+    }
+    let start = Position::startpos();
+    // A plain network has no such guarantee: the same test finds a difference.
+    let plain = Network::random(FeatureSet::Plain, 32, 1, 11);
+    let mut h2e2 = start.clone();
+    h2e2.make_move("h2e2".parse().unwrap());
+    let mut b2e2 = start.clone();
+    b2e2.make_move("b2e2".parse().unwrap());
+    assert_ne!(nnue::State::evaluate_full(&plain, &h2e2), nnue::State::evaluate_full(&plain, &b2e2));
+}
+
+/// Under `king-buckets-2` a position and its colour-flipped twin give the same accumulators, swapped, so any
+/// network of that set scores them alike (each from its side to move), bit for bit, kings on the centre file
+/// included; under `king-buckets` (net6–net8) the same random weights find twins that differ.
+#[test]
+fn king_buckets_2_are_colour_symmetric() {
+    for features in [FeatureSet::KingBuckets2, FeatureSet::KingBuckets] {
+        let net = Network::random(features, 32, 8, 12);
+        let (mut differ, mut centre) = (0, 0);
+        common::random_positions(3000, 46, |pos| {
+            let fen = pos.to_fen();
+            let (flipped, _) = flip_colors(&fen, "");
+            let twin = nnue::State::evaluate_full(&net, &Position::from_fen(&flipped).unwrap());
+            let v = nnue::State::evaluate_full(&net, pos);
+            if features == FeatureSet::KingBuckets2 {
+                assert_eq!(twin, v, "{fen} / {flipped}");
+            }
+            differ += usize::from(twin != v);
+            centre += usize::from(Color::ALL.iter().any(|&c| pos.king_square(c).file() == 4));
+        });
+        assert!(centre > 1000, "{centre} positions with a king on the centre file");
+        assert!(features == FeatureSet::KingBuckets2 || differ > 50, "{differ} twins differ");
+    }
+}
+
+fn mirror_symmetric(net: &Network) {
     let mut asymmetric = 0;
     common::random_positions(3000, 45, |pos| {
         let fen = pos.to_fen();
         let (mirrored, _) = mirror_files(&fen, "");
         let twin = Position::from_fen(&mirrored).unwrap();
-        let v = nnue::State::evaluate_full(&net, pos);
-        assert_eq!(nnue::State::evaluate_full(&net, &twin), v, "{fen} mirrored");
+        let v = nnue::State::evaluate_full(net, pos);
+        assert_eq!(nnue::State::evaluate_full(net, &twin), v, "{fen} mirrored");
         asymmetric += usize::from(mirrored != fen);
     });
     assert!(asymmetric > 2500, "{asymmetric}");
@@ -107,17 +144,10 @@ fn king_buckets_are_mirror_symmetric() {
         let (mut a, mut b) = (start.clone(), start.clone());
         a.make_move(*m);
         b.make_move(twin_move);
-        assert_eq!(nnue::State::evaluate_full(&net, &a), nnue::State::evaluate_full(&net, &b), "{m} / {twin_move}");
+        assert_eq!(nnue::State::evaluate_full(net, &a), nnue::State::evaluate_full(net, &b), "{m} / {twin_move}");
         seen += 1;
     }
     assert_eq!(seen, 44);
-    // A plain network has no such guarantee: the same test finds a difference.
-    let plain = Network::random(FeatureSet::Plain, 32, 1, 11);
-    let mut h2e2 = start.clone();
-    h2e2.make_move("h2e2".parse().unwrap());
-    let mut b2e2 = start.clone();
-    b2e2.make_move("b2e2".parse().unwrap());
-    assert_ne!(nnue::State::evaluate_full(&plain, &h2e2), nnue::State::evaluate_full(&plain, &b2e2));
 }
 
 /// The built-in network (net8, king-bucketed): it scores a position and its mirror image alike, and the search's

@@ -5,15 +5,21 @@
 //! and calls its own pieces "own". So both perspectives share one weight matrix, and a position and its
 //! colour-flipped twin give the same two accumulators, swapped.
 //!
-//! Two feature sets (the network file says which):
+//! Three feature sets (the network file says which):
 //! - [`FeatureSet::Plain`] (net0–net5): one plane, the board as it stands.
-//! - [`FeatureSet::KingBuckets`]: the perspective first reflects the board left to right when its own king
-//!   stands right of the centre file, so that the king is always on the left half or the centre, and then uses
-//!   one plane per point the king can stand on there (the palace's left two files: six *king buckets*). With the
-//!   king on the centre file a rule that looks at the whole board chooses the reflection ([`leans_right`]): it
-//!   gives opposite answers for a position and its mirror image unless the two are the same board. A position and
-//!   its mirror image therefore give exactly the same inputs, and every network of this set scores them alike,
-//!   bit for bit (a test checks thousands of positions).
+//! - [`FeatureSet::KingBuckets`] (net6–net8): the perspective first reflects the board left to right when its
+//!   own king stands right of the centre file, so that the king is always on the left half or the centre, and
+//!   then uses one plane per point the king can stand on there (the palace's left two files: six *king
+//!   buckets*). With the king on the centre file a rule that looks at the whole board chooses the reflection
+//!   ([`leans_right`]): it gives opposite answers for a position and its mirror image unless the two are the same
+//!   board. A position and its mirror image therefore give exactly the same inputs, and every network of this
+//!   set scores them alike, bit for bit (a test checks thousands of positions). The rule weighs each colour's
+//!   pieces differently, as Red sees the board, so Black's view of a colour-flipped twin may be reflected where
+//!   Red's view of the original is not: the twins' scores can differ when a king stands on the centre file.
+//! - [`FeatureSet::KingBuckets2`]: the same buckets, but each perspective applies the rule to the board as it
+//!   sees it (own and enemy pieces, its own side at the bottom: [`Lean`]), so a position and its colour-flipped
+//!   twin also give the same two accumulators, swapped, and score alike bit for bit. For Red the rule is the
+//!   older set's; only Black's reflection can differ.
 
 use crate::types::{Color, Piece, Square};
 
@@ -25,8 +31,11 @@ pub const PLANE: usize = 2 * 7 * 90;
 pub enum FeatureSet {
     /// One plane; the board as it stands (net0–net5).
     Plain,
-    /// Reflected so the own king is on the left half or the centre file, one plane per king point there.
+    /// Reflected so the own king is on the left half or the centre file, one plane per king point there; the
+    /// reflection with the king on the centre file judged on the board as Red sees it (net6–net8).
     KingBuckets,
+    /// [`FeatureSet::KingBuckets`] with that reflection judged by each perspective on the board as it sees it.
+    KingBuckets2,
 }
 
 /// Which plane a perspective uses and whether it sees the board reflected left to right.
@@ -42,13 +51,14 @@ impl View {
 }
 
 impl FeatureSet {
-    pub const ALL: [FeatureSet; 2] = [FeatureSet::Plain, FeatureSet::KingBuckets];
+    pub const ALL: [FeatureSet; 3] = [FeatureSet::Plain, FeatureSet::KingBuckets, FeatureSet::KingBuckets2];
 
     /// The number the network file stores.
     pub const fn id(self) -> u32 {
         match self {
             FeatureSet::Plain => 0,
             FeatureSet::KingBuckets => 1,
+            FeatureSet::KingBuckets2 => 2,
         }
     }
 
@@ -61,6 +71,7 @@ impl FeatureSet {
         match self {
             FeatureSet::Plain => "plain",
             FeatureSet::KingBuckets => "king-buckets",
+            FeatureSet::KingBuckets2 => "king-buckets-2",
         }
     }
 
@@ -73,7 +84,7 @@ impl FeatureSet {
         match self {
             FeatureSet::Plain => 1,
             // The king's points on the palace's left two files after the reflection: d0 e0 d1 e1 d2 e2.
-            FeatureSet::KingBuckets => 6,
+            FeatureSet::KingBuckets | FeatureSet::KingBuckets2 => 6,
         }
     }
 
@@ -82,12 +93,21 @@ impl FeatureSet {
         self.buckets() * PLANE
     }
 
+    /// Whose sight of the board decides `perspective`'s reflection when its king is on the centre file (see
+    /// [`Lean`]).
+    pub const fn lean_judge(self, perspective: Color) -> Color {
+        match self {
+            FeatureSet::KingBuckets2 => perspective,
+            _ => Color::Red,
+        }
+    }
+
     /// How `perspective`, whose king stands on `own_king`, sees the board; `leans` is [`leans_right`] of the
-    /// board (asked only when the king is on the centre file).
+    /// board as [`FeatureSet::lean_judge`] sees it (asked only when the king is on the centre file).
     pub fn view(self, perspective: Color, own_king: Square, leans: impl FnOnce() -> bool) -> View {
         match self {
             FeatureSet::Plain => View::PLAIN,
-            FeatureSet::KingBuckets => {
+            FeatureSet::KingBuckets | FeatureSet::KingBuckets2 => {
                 let k = relative(perspective, own_king);
                 let mirror = match k.file() {
                     0..=3 => false,
@@ -121,35 +141,75 @@ pub fn index(view: View, perspective: Color, piece: Piece, sq: Square) -> usize 
     view.bucket as usize * PLANE + (side * 7 + piece.kind().index()) * 90 + rel.index()
 }
 
-/// Each (colour, kind)'s weight in [`leans_right`]: distinct primes, so that ties are rare; kings stand on the
-/// centre file when it is asked and weigh 0.
+/// Each (colour, kind)'s weight in a lean, as Red sees the board (for Black's sight the colours swap): distinct
+/// primes, so that ties are rare; kings stand on the centre file when it is asked and weigh 0.
 const WEIGHT: [i32; Piece::NUM] = [0, 2, 3, 13, 31, 19, 5, 0, 7, 11, 17, 37, 23, 29];
 
-/// What `piece` on `sq` adds to a board's lean (negative left of the centre file, positive right of it). The
-/// search keeps the sum move by move.
+/// The code of `piece` as `side` sees the board: Red's codes for its own pieces (Black's sight swaps colours).
 #[inline]
-pub fn lean_of(piece: Piece, sq: Square) -> i32 {
-    WEIGHT[piece.index()] * (sq.file() as i32 - 4)
+fn code_seen_by(side: Color, piece: Piece) -> usize {
+    match side {
+        Color::Red => piece.index(),
+        Color::Black => (piece.index() + 7) % Piece::NUM,
+    }
 }
 
-/// Whether a board is reflected before a perspective with its king on the centre file reads it: yes when its
-/// pieces weigh more right of the centre than left of it (the sum of [`lean_of`]), and on a tie when the first
-/// pair of mirror points that differ, in point order, holds the larger piece code on the right. A board and its
-/// mirror image get opposite answers unless they are the same board, which is what makes the inputs of a
-/// position and its mirror image equal.
-pub fn leans_right(pieces: impl Iterator<Item = (Piece, Square)> + Clone) -> bool {
-    leans_right_with(pieces.clone().map(|(p, sq)| lean_of(p, sq)).sum(), pieces)
+/// A board's lean as each side sees it (negative: its pieces weigh more left of the centre file than right of
+/// it), kept move by move by the search. Files do not change when the board is turned over, so a side's sight
+/// differs from Red's only in which pieces are its own: its own pieces weigh what Red's do in Red's sight.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Lean([i32; 2]);
+
+impl Lean {
+    /// What `piece` on `sq` adds to the lean seen by `side`.
+    #[inline]
+    fn of(side: Color, piece: Piece, sq: Square) -> i32 {
+        WEIGHT[code_seen_by(side, piece)] * (sq.file() as i32 - 4)
+    }
+
+    /// The lean of a board.
+    pub fn of_board(pieces: impl Iterator<Item = (Piece, Square)>) -> Lean {
+        pieces.fold(Lean::default(), |l, (p, sq)| l.add(p, sq))
+    }
+
+    /// With `piece` put on `sq`.
+    #[inline]
+    pub fn add(self, piece: Piece, sq: Square) -> Lean {
+        Lean([self.0[0] + Lean::of(Color::Red, piece, sq), self.0[1] + Lean::of(Color::Black, piece, sq)])
+    }
+
+    /// With `piece` taken off `sq`.
+    #[inline]
+    pub fn remove(self, piece: Piece, sq: Square) -> Lean {
+        Lean([self.0[0] - Lean::of(Color::Red, piece, sq), self.0[1] - Lean::of(Color::Black, piece, sq)])
+    }
+
+    /// The sum seen by `side`.
+    #[inline]
+    pub fn seen_by(self, side: Color) -> i32 {
+        self.0[side.index()]
+    }
 }
 
-/// [`leans_right`] when the board's lean is already known.
+/// Whether a board is reflected before a perspective with its king on the centre file reads it, judged as
+/// `side` sees the board: yes when the pieces weigh more right of the centre than left of it ([`Lean`]), and on
+/// a tie when the first pair of mirror points that differ, in the order of the points as `side` sees them,
+/// holds the larger piece code (as `side` sees it) on the right. A board and its mirror image get opposite
+/// answers unless they are the same board, which is what makes the inputs of a position and its mirror image
+/// equal; and a side judges a board exactly as the other side judges its colour-flipped twin.
+pub fn leans_right(side: Color, pieces: impl Iterator<Item = (Piece, Square)> + Clone) -> bool {
+    leans_right_with(side, Lean::of_board(pieces.clone()).seen_by(side), pieces)
+}
+
+/// [`leans_right`] when the lean seen by `side` is already known.
 #[inline]
-pub fn leans_right_with(lean: i32, pieces: impl Iterator<Item = (Piece, Square)>) -> bool {
+pub fn leans_right_with(side: Color, lean: i32, pieces: impl Iterator<Item = (Piece, Square)>) -> bool {
     if lean != 0 {
         return lean > 0;
     }
     let mut board = [0u8; 90];
     for (p, sq) in pieces {
-        board[sq.index()] = p.index() as u8 + 1;
+        board[relative(side, sq).index()] = code_seen_by(side, p) as u8 + 1;
     }
     for sq in Square::all().filter(|s| s.file() < 4) {
         let (left, right) = (board[sq.index()], board[sq.mirror_file().index()]);
@@ -199,7 +259,7 @@ mod tests {
 
     fn view_of(pos: &Position, p: Color) -> View {
         let list = pieces(pos);
-        FeatureSet::KingBuckets.view(p, pos.king_square(p), || leans_right(list.iter().copied()))
+        FeatureSet::KingBuckets.view(p, pos.king_square(p), || leans_right(Color::Red, list.iter().copied()))
     }
 
     /// The king's point picks the bucket, reflected to the left half; on the centre file the board decides.
@@ -232,7 +292,7 @@ mod tests {
     }
 
     /// A board and its mirror image lean opposite ways unless they are the same board, also when the weights
-    /// tie (then the first differing pair of points decides).
+    /// tie (then the first differing pair of points decides), in either side's sight.
     #[test]
     fn leaning_is_antisymmetric() {
         let mirror = |l: &[(Piece, Square)]| -> Vec<(Piece, Square)> {
@@ -240,12 +300,46 @@ mod tests {
         };
         let red_pawn = Piece::new(Color::Red, PieceType::Pawn);
         let black_pawn = Piece::new(Color::Black, PieceType::Pawn);
-        // Weights tie: red pawns on a3 and i4 (a pawn advanced on one wing).
-        let tie = vec![(red_pawn, Square::new(0, 3)), (red_pawn, Square::new(8, 4))];
-        assert_ne!(leans_right(tie.iter().copied()), leans_right(mirror(&tie).iter().copied()));
-        let lean = vec![(red_pawn, Square::new(0, 3)), (black_pawn, Square::new(8, 6))];
-        assert_ne!(leans_right(lean.iter().copied()), leans_right(mirror(&lean).iter().copied()));
-        let same = vec![(red_pawn, Square::new(0, 3)), (red_pawn, Square::new(8, 3))];
-        assert!(!leans_right(same.iter().copied()) && !leans_right(mirror(&same).iter().copied()));
+        for side in Color::ALL {
+            let leans = |l: &[(Piece, Square)]| leans_right(side, l.iter().copied());
+            // Weights tie: red pawns on a3 and i4 (a pawn advanced on one wing).
+            let tie = vec![(red_pawn, Square::new(0, 3)), (red_pawn, Square::new(8, 4))];
+            assert_ne!(leans(&tie), leans(&mirror(&tie)), "{side}");
+            let lean = vec![(red_pawn, Square::new(0, 3)), (black_pawn, Square::new(8, 6))];
+            assert_ne!(leans(&lean), leans(&mirror(&lean)), "{side}");
+            let same = vec![(red_pawn, Square::new(0, 3)), (red_pawn, Square::new(8, 3))];
+            assert!(!leans(&same) && !leans(&mirror(&same)), "{side}");
+        }
+    }
+
+    /// Black judges a board as Red judges its colour-flipped twin (colours swapped, the board turned over),
+    /// ties included; Red's sight is the older rule, which weighs the colours differently.
+    #[test]
+    fn each_side_judges_the_board_it_sees() {
+        let flip = |l: &[(Piece, Square)]| -> Vec<(Piece, Square)> {
+            l.iter().map(|&(p, sq)| (Piece::new(!p.color(), p.kind()), sq.flip_rank())).collect()
+        };
+        let (rook, pawn, cannon) = (PieceType::Rook, PieceType::Pawn, PieceType::Cannon);
+        let boards = [
+            // A red pawn on a3 and a black one on i6: each side's own pawns weigh 5, the enemy's 29.
+            vec![
+                (Piece::new(Color::Red, pawn), Square::new(0, 3)),
+                (Piece::new(Color::Black, pawn), Square::new(8, 6)),
+            ],
+            // Red pawns on a3 and i4: a tie in both sights, decided by the first differing pair of points.
+            vec![(Piece::new(Color::Red, pawn), Square::new(0, 3)), (Piece::new(Color::Red, pawn), Square::new(8, 4))],
+            vec![
+                (Piece::new(Color::Red, rook), Square::new(1, 0)),
+                (Piece::new(Color::Black, cannon), Square::new(7, 9)),
+            ],
+        ];
+        for b in &boards {
+            for side in Color::ALL {
+                assert_eq!(leans_right(side, b.iter().copied()), leans_right(!side, flip(b).iter().copied()), "{b:?}");
+            }
+        }
+        // The pawns: Red sees the heavier (enemy) pawn on the right, Black sees it (Red's) on the left.
+        assert!(leans_right(Color::Red, boards[0].iter().copied()));
+        assert!(!leans_right(Color::Black, boards[0].iter().copied()));
     }
 }

@@ -19,7 +19,7 @@ use crate::board::Position;
 use crate::eval::Evaluator;
 use crate::types::{Color, Move, Piece, Square};
 use arrayvec::ArrayVec;
-use features::{index, lean_of, leans_right_with, FeatureSet, View};
+use features::{index, leans_right_with, FeatureSet, Lean, View};
 pub use network::Network;
 use once_cell::sync::Lazy;
 use simd::Backend;
@@ -44,17 +44,16 @@ fn pieces(pos: &Position) -> impl Iterator<Item = (Piece, Square)> + '_ {
 
 /// How each perspective sees `pos` under `features` (Red's view, then Black's).
 pub fn views(features: FeatureSet, pos: &Position) -> [View; 2] {
-    views_with(features, pos, || leans_right_with(pieces(pos).map(|(p, sq)| lean_of(p, sq)).sum(), pieces(pos)))
+    views_with(features, pos, Lean::of_board(pieces(pos)))
 }
 
-/// [`views`] with the board's [`leans_right`] given (asked at most once, and only when a king is on the centre
-/// file).
+/// [`views`] with the board's lean given (the tie-break, which reads the board, runs only when a king is on the
+/// centre file and the lean its judge sees is 0).
 #[inline]
-fn views_with(features: FeatureSet, pos: &Position, leans: impl FnOnce() -> bool) -> [View; 2] {
-    let mut leans = Some(leans);
-    let mut answer = None;
+fn views_with(features: FeatureSet, pos: &Position, lean: Lean) -> [View; 2] {
     Color::ALL.map(|p| {
-        features.view(p, pos.king_square(p), || *answer.get_or_insert_with(|| (leans.take().expect("asked once"))()))
+        let judge = features.lean_judge(p);
+        features.view(p, pos.king_square(p), || leans_right_with(judge, lean.seen_by(judge), pieces(pos)))
     })
 }
 
@@ -140,8 +139,8 @@ pub struct State {
     held: Vec<[Option<View>; 2]>,
     /// The move that led to ply `k` (`None` at the root and after a null move).
     deltas: Vec<Option<Delta>>,
-    /// Ply `k`'s board lean (`features::lean_of` summed), kept move by move for the king-bucketed views.
-    leans: Vec<i32>,
+    /// Ply `k`'s board lean, kept move by move for the king-bucketed views.
+    leans: Vec<Lean>,
     top: usize,
     cache: RefreshCache,
 }
@@ -156,7 +155,7 @@ impl State {
         let plies = 8;
         let cache = RefreshCache::new(&net);
         let acc = vec![0; 2 * net.hidden * plies];
-        let (held, deltas, leans) = (vec![[None; 2]; plies], vec![None; plies], vec![0; plies]);
+        let (held, deltas, leans) = (vec![[None; 2]; plies], vec![None; plies], vec![Lean::default(); plies]);
         State { net, backend, acc, held, deltas, leans, top: 0, cache }
     }
 
@@ -222,7 +221,7 @@ impl State {
             let n = 2 * self.held.len();
             self.held.resize(n, [None; 2]);
             self.deltas.resize(n, None);
-            self.leans.resize(n, 0);
+            self.leans.resize(n, Lean::default());
             self.acc.resize(n * 2 * self.net.hidden, 0);
         }
         self.held[k] = [None; 2];
@@ -315,8 +314,8 @@ impl Evaluator for State {
         self.top = 0;
         self.held[0] = [None; 2];
         self.deltas[0] = None;
-        self.leans[0] = pieces(pos).map(|(p, sq)| lean_of(p, sq)).sum();
-        let views = views(self.net.features, pos);
+        self.leans[0] = Lean::of_board(pieces(pos));
+        let views = views_with(self.net.features, pos, self.leans[0]);
         for p in Color::ALL {
             self.refresh_from_cache(pos, p, views[p.index()]);
         }
@@ -329,8 +328,8 @@ impl Evaluator for State {
         let piece = pos.piece_at(m.from()).expect("push: a piece on the move's from-point");
         let captured = pos.piece_at(m.to());
         self.deltas[self.top] = Some(Delta { piece, from: m.from(), to: m.to(), captured });
-        let gone = captured.map_or(0, |c| lean_of(c, m.to()));
-        self.leans[self.top] = self.leans[self.top - 1] + lean_of(piece, m.to()) - lean_of(piece, m.from()) - gone;
+        let lean = self.leans[self.top - 1].remove(piece, m.from()).add(piece, m.to());
+        self.leans[self.top] = captured.map_or(lean, |c| lean.remove(c, m.to()));
     }
 
     #[inline]
@@ -349,8 +348,8 @@ impl Evaluator for State {
     #[inline]
     fn evaluate(&mut self, pos: &Position) -> i32 {
         let lean = self.leans[self.top];
-        debug_assert_eq!(lean, pieces(pos).map(|(p, sq)| lean_of(p, sq)).sum::<i32>(), "lean at {}", pos.to_fen());
-        let views = views_with(self.net.features, pos, || leans_right_with(lean, pieces(pos)));
+        debug_assert_eq!(lean, Lean::of_board(pieces(pos)), "lean at {}", pos.to_fen());
+        let views = views_with(self.net.features, pos, lean);
         for p in Color::ALL {
             self.ensure(pos, p, views[p.index()]);
         }

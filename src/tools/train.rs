@@ -52,7 +52,8 @@ pub struct TrainArgs {
     /// The network file to write
     #[arg(long, value_name = "NET")]
     pub out: String,
-    /// Inputs: plain (net0–net5) or king-buckets [default: king-buckets, or --init's]
+    /// Inputs: plain (net0–net5), king-buckets (net6–net8) or king-buckets-2 (colour-symmetric too) [default:
+    /// king-buckets, or --init's]
     #[arg(long, value_name = "SET", value_parser = parse_features)]
     pub features: Option<FeatureSet>,
     /// Hidden units per side, a multiple of 16 [default: 512, or --init's]

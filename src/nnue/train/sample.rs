@@ -70,13 +70,12 @@ impl Sample {
 
     /// The views of Red and Black under `features`, as the engine's `nnue::views` computes them for a position.
     pub(super) fn views(&self, features: FeatureSet) -> [View; 2] {
-        let mut lean = None;
         Color::ALL.map(|p| {
             let king = self
                 .piece_list()
                 .find(|(pc, _)| *pc == Piece::new(p, PieceType::King))
                 .map_or(Square::new(4, 0), |(_, sq)| sq);
-            features.view(p, king, || *lean.get_or_insert_with(|| leans_right(self.piece_list())))
+            features.view(p, king, || leans_right(features.lean_judge(p), self.piece_list()))
         })
     }
 
