@@ -7,7 +7,7 @@
 //! |---|---|
 //! | 0–3 | magic `XQNN` |
 //! | 4–7 | format version (2) |
-//! | 8–11 | feature set (0 plain, 1 king buckets: `features::FeatureSet`) |
+//! | 8–11 | feature set (0 plain, 1 king buckets, 2 king buckets judged by each side: `features::FeatureSet`) |
 //! | 12–15 | inputs per perspective (the feature set's: 1260 a king bucket) |
 //! | 16–19 | hidden units H (a multiple of 16, at most 4096) |
 //! | 20–23 | output buckets B (1 to 16, chosen by the number of pieces on the board) |
