@@ -30,20 +30,21 @@ pub fn samples_of(game: &xqg::Game, min_ply: usize, out: &mut Vec<Sample>) -> Re
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:
   chuhan train --data data/gen6-s61.xqg --out data/net.nnue --epochs 4 --threads 2
-  chuhan train --data data/gen6-s61.xqg --init nnue/net5.nnue --features king-buckets --hidden 512 \\
-               --output-buckets 8 --out data/net6.nnue --epochs 2 --lr 0.0005
+  chuhan train --data data/gen9.xqg --init nnue/net8.nnue --features king-buckets-2 --hidden 512 \\
+               --out data/wide.nnue --epochs 2 --lr 0.0005
   chuhan train --data data/gen1.xqg --out data/net.nnue --checkpoint data/net.ckpt --resume data/net.ckpt
-  chuhan train --data data/gen6-s63.xqg --init nnue/net5.nnue --epochs 0 --out data/same.nnue   # only measure
-  chuhan train --data data/gen6-s65.xqg --init nnue/net5.nnue --epochs 1 --lr 0.0002 --lr-end 0.00001 \
+  chuhan train --data data/gen9.xqg --init nnue/net8.nnue --epochs 0 --out data/same.nnue   # only measure
+  chuhan train --data data/gen9.xqg --init nnue/net8.nnue --epochs 1 --lr 0.0002 --lr-end 0.00001 \
                --average 3 --out data/soup.nnue   # the mean of three runs
 
 The held-out loss is shown three ways: against the training target (--wdl's blend), against the search scores
 alone and against the game results alone; the last is the fair one between networks that did not play the games.
 
-A new network is king-bucketed (six planes chosen by the own king's point, the board reflected so that a position
-and its mirror image read alike), 512 hidden units and 8 output buckets unless told otherwise. --init starts from
-a network's weights; given a larger layout than that network's, it grows it so that it starts as the same function
-(each king bucket a copy of its plane, each output bucket of its output, new hidden units silent).
+A new network is king-bucketed (king-buckets-2: six planes chosen by the own king's point, the board reflected so
+that a position and its mirror image read alike, and its colour-flipped twin too), 512 hidden units and 8 output
+buckets unless told otherwise. --init starts from a network's weights; given a larger layout than that network's,
+it grows it so that it starts as the same function (each king bucket a copy of its plane, each output bucket of
+its output, new hidden units silent); given the other king-bucket rule, it takes the weights as they are.
 The same data, seed and options give the same network, whatever the number of threads.")]
 pub struct TrainArgs {
     /// Game files from `chuhan datagen` (several words, or one quoted list)
@@ -52,8 +53,8 @@ pub struct TrainArgs {
     /// The network file to write
     #[arg(long, value_name = "NET")]
     pub out: String,
-    /// Inputs: plain (net0–net5), king-buckets (net6–net8) or king-buckets-2 (colour-symmetric too) [default:
-    /// king-buckets, or --init's]
+    /// Inputs: plain (net0–net5), king-buckets (net6–net8) or king-buckets-2 (net9 on: colour-symmetric too)
+    /// [default: king-buckets-2, or --init's]
     #[arg(long, value_name = "SET", value_parser = parse_features)]
     pub features: Option<FeatureSet>,
     /// Hidden units per side, a multiple of 16 [default: 512, or --init's]

@@ -50,7 +50,7 @@ const MERGE_ROWS: usize = 512;
 
 /// A new network's layout when no option says otherwise.
 pub const DEFAULT_LAYOUT: Layout =
-    Layout { features: crate::nnue::features::FeatureSet::KingBuckets, hidden: 512, output_buckets: 8 };
+    Layout { features: crate::nnue::features::FeatureSet::KingBuckets2, hidden: 512, output_buckets: 8 };
 
 /// Records decoded and encoded for `layout`, in parallel (order kept).
 pub fn encode_records(raw: &[u8], layout: Layout) -> Result<Vec<Encoded>, String> {

@@ -423,11 +423,14 @@ mod tests {
         // The output scale is as fine as the weights allow: the largest weight near ±127, never past it.
         let largest = net.output_weights.iter().map(|w| w.abs()).max().unwrap();
         assert!(net.qb > QB_MIN && (120..=MAX_OUTPUT_WEIGHT).contains(&largest), "QB {} largest {largest}", net.qb);
-        // net5, quantised with a fixed 64 (its largest output weight 46), reads back and requantises 2.75 times finer.
-        let net5 = Network::load(concat!(env!("CARGO_MANIFEST_DIR"), "/nnue/net5.nnue")).unwrap();
-        let model = Model::from_network(&net5).unwrap();
-        assert_eq!(model.quantise_with(net5.qb), net5);
-        assert_eq!((net5.qb, model.output_scale()), (64, 176));
+        // A network quantised with the fixed 64 of net0–net5 reads back too, and requantises finer.
+        let fixed = Model::new(SMALL, 9).quantise_with(64);
+        let model = Model::from_network(&fixed).unwrap();
+        assert_eq!(model.quantise_with(64), fixed);
+        assert!(model.output_scale() > 64, "{}", model.output_scale());
+        // So does the built-in network, with its own scale.
+        let builtin = crate::nnue::default_network();
+        assert_eq!(Model::from_network(&builtin).unwrap().quantise_with(builtin.qb), *builtin);
         let mut other = net.clone();
         other.scale = 400;
         assert!(Model::from_network(&other).unwrap_err().contains("SCALE 400"));
