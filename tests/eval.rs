@@ -150,12 +150,12 @@ fn mirror_symmetric(net: &Network) {
     assert_eq!(seen, 44);
 }
 
-/// The built-in network (net8, king-bucketed): it scores a position and its mirror image alike, and the search's
+/// The built-in network (net9, king-buckets-2): it scores a position and its mirror image alike, and the search's
 /// state (its refresh cache) gives the full evaluation's score on every SIMD implementation.
 #[test]
 fn the_built_in_network_is_mirror_symmetric() {
     let net = nnue::default_network();
-    assert_eq!((net.features, net.hidden, net.output_buckets), (FeatureSet::KingBuckets, 256, 8));
+    assert_eq!((net.features, net.hidden, net.output_buckets), (FeatureSet::KingBuckets2, 256, 8));
     assert!(net.qb > 64, "the output scale of a network trained since 12-06: {}", net.qb);
     common::random_positions(300, 47, |pos| {
         let fen = pos.to_fen();

@@ -145,14 +145,14 @@ fn ucci_handshake_and_idle_commands() {
     );
     e.send("eval");
     let report = e.until(Duration::from_secs(5), |l| l.starts_with("phase"));
-    assert_eq!(report[0], "network built-in: king-buckets inputs, 256 hidden units, 8 output buckets", "{report:?}");
+    assert_eq!(report[0], "network built-in: king-buckets-2 inputs, 256 hidden units, 8 output buckets", "{report:?}");
     // The network's scores of the position after 炮二平五 and of its mirror image (炮八平五), each line with its
     // views: both kings on the centre file, so the board's lean reflects one form and not the other, and the
-    // scores are equal (net8 built in; the handcrafted breakdown follows).
+    // scores are equal (net9 built in; the handcrafted breakdown follows).
     let views = "red bucket 1, black bucket 1; output bucket 7 of 8";
-    assert_eq!(report[1], format!("evaluation 5 (red's view), -5 (side to move); {views}"), "{report:?}");
+    assert_eq!(report[1], format!("evaluation -50 (red's view), 50 (side to move); {views}"), "{report:?}");
     let reflected = "red bucket 1 reflected, black bucket 1 reflected; output bucket 7 of 8";
-    assert_eq!(report[2], format!("mirrored: evaluation 5 (red's view), -5 (side to move); {reflected}"));
+    assert_eq!(report[2], format!("mirrored: evaluation -50 (red's view), 50 (side to move); {reflected}"));
     assert_eq!(report[3], "handcrafted evaluation (Eval hce):");
     e.send("setoption eval hce");
     e.send("eval");
@@ -745,7 +745,7 @@ fn randomness_varies_game_moves() {
         e.send("uci");
         e.expect_line("uciok");
         e.send(&format!("setoption name Randomness value {level}"));
-        // The handcrafted evaluation is exactly mirror-symmetric, and so is every king-bucketed network (net8,
+        // The handcrafted evaluation is exactly mirror-symmetric, and so is every king-bucketed network (net9,
         // built in); the older plain ones only roughly (net5 scored h2e2 and b2e2 240 units apart at depth 6).
         // The handcrafted one keeps the test independent of which network is built in.
         e.send("setoption name Eval value hce");

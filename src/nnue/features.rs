@@ -16,7 +16,7 @@
 //!   set scores them alike, bit for bit (a test checks thousands of positions). The rule weighs each colour's
 //!   pieces differently, as Red sees the board, so Black's view of a colour-flipped twin may be reflected where
 //!   Red's view of the original is not: the twins' scores can differ when a king stands on the centre file.
-//! - [`FeatureSet::KingBuckets2`]: the same buckets, but each perspective applies the rule to the board as it
+//! - [`FeatureSet::KingBuckets2`] (net9 on): the same buckets, but each perspective applies the rule to the board as it
 //!   sees it (own and enemy pieces, its own side at the bottom: [`Lean`]), so a position and its colour-flipped
 //!   twin also give the same two accumulators, swapped, and score alike bit for bit. For Red the rule is the
 //!   older set's; only Black's reflection can differ.
@@ -34,7 +34,8 @@ pub enum FeatureSet {
     /// Reflected so the own king is on the left half or the centre file, one plane per king point there; the
     /// reflection with the king on the centre file judged on the board as Red sees it (net6–net8).
     KingBuckets,
-    /// [`FeatureSet::KingBuckets`] with that reflection judged by each perspective on the board as it sees it.
+    /// [`FeatureSet::KingBuckets`] with that reflection judged by each perspective on the board as it sees it
+    /// (net9 on).
     KingBuckets2,
 }
 

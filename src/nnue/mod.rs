@@ -25,9 +25,9 @@ use once_cell::sync::Lazy;
 use simd::Backend;
 use std::sync::Arc;
 
-/// The network built into the binary (`nnue/net8.nnue`, king-bucketed; `nnue/README.md` says how it was made):
+/// The network built into the binary (`nnue/net9.nnue`, king-buckets-2; `nnue/README.md` says how it was made):
 /// `Eval nnue` needs no file. `EvalFile` replaces it.
-static EMBEDDED: &[u8] = include_bytes!("../../nnue/net8.nnue");
+static EMBEDDED: &[u8] = include_bytes!("../../nnue/net9.nnue");
 
 static DEFAULT: Lazy<Arc<Network>> =
     Lazy::new(|| Arc::new(Network::from_bytes(EMBEDDED).expect("the embedded network is valid (a test reads it)")));
