@@ -145,7 +145,8 @@ fn ucci_handshake_and_idle_commands() {
     );
     e.send("eval");
     let report = e.until(Duration::from_secs(5), |l| l.starts_with("phase"));
-    assert_eq!(report[0], "network built-in: king-buckets-2 inputs, 256 hidden units, 8 output buckets", "{report:?}");
+    let network = "network built-in: king-buckets-2 inputs, 256 hidden units, 8 output buckets";
+    assert_eq!(report[0], network, "{report:?}");
     // The network's scores of the position after 炮二平五 and of its mirror image (炮八平五), each line with its
     // views: both kings on the centre file, so the board's lean reflects one form and not the other, and the
     // scores are equal (net9 built in; the handcrafted breakdown follows).
