@@ -13,9 +13,9 @@ are 95 % intervals from the curvature of the likelihood.
     python3 scripts/calibrate-strength.py --chuhan /tmp/chuhan-cal --eleeye /path/to/eleeye --out cal
     python3 scripts/calibrate-strength.py --fit-only --out cal      # the fit again from the saved results
 
-Every match writes OUT/<a>-<b>.json (and .pgn); a match whose file holds its games is skipped, so the same
-command resumes after an interruption. The last lines printed are the rows of `CALIBRATION` in
-src/strength.rs and the table of docs/strength.md.
+Every match writes OUT/<a>-<b>.json (and .pgn); a match whose file holds its games is skipped and one stopped
+part-way continues from its PGN file, so the same command resumes after an interruption. The last lines printed
+are the rows of `CALIBRATION` in src/strength.rs and the table of docs/strength.md.
 """
 
 import argparse
@@ -79,7 +79,8 @@ def play(a, b, games, args, seed):
     cmd = [args.chuhan, "match", "--engine", *engine_words(a, args), "--engine", *engine_words(b, args)]
     # The levels stop on nodes: this time a move only guards against a hang.
     cmd += ["--movetime", "3000", "--games", str(games), "--concurrency", str(args.concurrency)]
-    cmd += ["--seed", str(seed), "--json", path, "--pgn", os.path.join(args.out, f"{a}-{b}.pgn"), "-q"]
+    # --resume: a match stopped part-way keeps the games its PGN file holds and plays only the rest.
+    cmd += ["--seed", str(seed), "--json", path, "--pgn", os.path.join(args.out, f"{a}-{b}.pgn"), "--resume", "-q"]
     print(" ".join(cmd), flush=True)
     subprocess.run(cmd, check=True)
 
