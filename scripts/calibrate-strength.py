@@ -181,11 +181,14 @@ def main():
         if level in levels:
             e, err, games = levels[level]
             print(f"| {level} | {e:.0f} | {err:.0f} | {games} |")
-        else:
+        elif any(x < level for x in levels) and any(x > level for x in levels):
             lo = max(x for x in levels if x < level)
             hi = min(x for x in levels if x > level)
             e = levels[lo][0] + (level - lo) / (hi - lo) * (levels[hi][0] - levels[lo][0])
             print(f"| {level} | {e:.0f} (between {lo} and {hi}) | — | — |")
+        else:
+            # Beyond the measured levels (the fit of a calibration still under way): nothing to read off.
+            print(f"| {level} | not measured yet | — | — |")
     print("\n| match | score | games | Elo of the first |\n|---|---|---|---|")
     for a, b, n, pts in rows:
         p = min(max(pts / n, 1e-3), 1 - 1e-3)
