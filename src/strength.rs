@@ -31,32 +31,32 @@ pub struct Point {
 
 /// Levels and their Elo, fitted by `scripts/calibrate-strength.py` to 3 940 games (docs/strength.md has the
 /// matches): levels against levels two apart and against neighbours, ElephantEye against levels 14 and 16, all
-/// with the build of 2026-12-03 (bench 3987303, net1 built in; the networks built in since, `nnue/README.md`'s
-/// History, play each level somewhat stronger until the levels are measured again). The scale's zero is fixed by
+/// with the build of 2026-12-07 (bench 3807730, net9 built in; a network built in later plays each level somewhat
+/// differently until the levels are measured again). The scale's zero is fixed by
 /// its anchor: ElephantEye 3.3 with its book off, at 100 ms a move, is 2000. `error` is the 95 % interval against
 /// the anchor (it grows along the chain of matches away from it). Level 17 was not measured: between 16 and 18 it
 /// is read off the line. Elo must rise with the level (a test checks it; the script pools neighbours that noise
 /// puts out of order).
 pub const CALIBRATION: &[Point] = &[
-    Point { level: 0.0, elo: 98, error: 133, games: 400 },
-    Point { level: 1.0, elo: 116, error: 132, games: 400 },
-    Point { level: 2.0, elo: 302, error: 131, games: 400 },
-    Point { level: 3.0, elo: 454, error: 124, games: 400 },
-    Point { level: 4.0, elo: 514, error: 126, games: 400 },
-    Point { level: 5.0, elo: 685, error: 113, games: 600 },
-    Point { level: 6.0, elo: 807, error: 113, games: 600 },
-    Point { level: 7.0, elo: 945, error: 109, games: 400 },
-    Point { level: 8.0, elo: 1076, error: 107, games: 400 },
-    Point { level: 9.0, elo: 1278, error: 92, games: 600 },
-    Point { level: 10.0, elo: 1387, error: 90, games: 600 },
-    Point { level: 11.0, elo: 1483, error: 90, games: 360 },
-    Point { level: 12.0, elo: 1602, error: 83, games: 360 },
-    Point { level: 13.0, elo: 1729, error: 76, games: 360 },
-    Point { level: 14.0, elo: 1850, error: 59, games: 480 },
-    Point { level: 15.0, elo: 1948, error: 79, games: 200 },
-    Point { level: 16.0, elo: 2091, error: 57, games: 420 },
-    Point { level: 18.0, elo: 2416, error: 115, games: 200 },
-    Point { level: 19.0, elo: 2479, error: 134, games: 100 },
+    Point { level: 0.0, elo: 246, error: 132, games: 400 },
+    Point { level: 1.0, elo: 295, error: 131, games: 400 },
+    Point { level: 2.0, elo: 469, error: 131, games: 400 },
+    Point { level: 3.0, elo: 578, error: 125, games: 400 },
+    Point { level: 4.0, elo: 703, error: 124, games: 400 },
+    Point { level: 5.0, elo: 812, error: 114, games: 600 },
+    Point { level: 6.0, elo: 933, error: 114, games: 600 },
+    Point { level: 7.0, elo: 1128, error: 107, games: 400 },
+    Point { level: 8.0, elo: 1226, error: 108, games: 400 },
+    Point { level: 9.0, elo: 1407, error: 92, games: 600 },
+    Point { level: 10.0, elo: 1551, error: 90, games: 600 },
+    Point { level: 11.0, elo: 1616, error: 91, games: 360 },
+    Point { level: 12.0, elo: 1761, error: 83, games: 360 },
+    Point { level: 13.0, elo: 1888, error: 77, games: 360 },
+    Point { level: 14.0, elo: 2020, error: 57, games: 480 },
+    Point { level: 15.0, elo: 2114, error: 80, games: 200 },
+    Point { level: 16.0, elo: 2224, error: 62, games: 420 },
+    Point { level: 18.0, elo: 2564, error: 120, games: 200 },
+    Point { level: 19.0, elo: 2682, error: 140, games: 100 },
 ];
 
 /// The power of each level below 20 (a fractional level interpolates). A first round of matches between powers
