@@ -32,11 +32,10 @@ pub struct Point {
 /// Levels and their Elo, fitted by `scripts/calibrate-strength.py` to 3 940 games (docs/strength.md has the
 /// matches): levels against levels two apart and against neighbours, ElephantEye against levels 14 and 16, all
 /// with the build of 2026-12-07 (bench 3807730, net9 built in; a network built in later plays each level somewhat
-/// differently until the levels are measured again). The scale's zero is fixed by
-/// its anchor: ElephantEye 3.3 with its book off, at 100 ms a move, is 2000. `error` is the 95 % interval against
-/// the anchor (it grows along the chain of matches away from it). Level 17 was not measured: between 16 and 18 it
-/// is read off the line. Elo must rise with the level (a test checks it; the script pools neighbours that noise
-/// puts out of order).
+/// differently until the levels are measured again). The scale's zero is fixed by its anchor: ElephantEye 3.3
+/// with its book off, at 100 ms a move, is 2000. `error` is the 95 % interval against the anchor (it grows along
+/// the chain of matches away from it). Level 17 was not measured: between 16 and 18 it is read off the line. Elo
+/// must rise with the level (a test checks it; the script pools neighbours that noise puts out of order).
 pub const CALIBRATION: &[Point] = &[
     Point { level: 0.0, elo: 246, error: 132, games: 400 },
     Point { level: 1.0, elo: 295, error: 131, games: 400 },
