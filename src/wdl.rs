@@ -97,6 +97,13 @@ impl Model {
         (100.0 * score as f64 / a).round() as i32
     }
 
+    /// The internal score that [`Model::to_cp`] reports as `cp` (a threshold given in reported units, such as
+    /// `Randomness`'s margins, in the evaluation's own).
+    pub fn from_cp(&self, cp: i32) -> i32 {
+        let (a, _) = self.params(NORMALIZE_MATERIAL);
+        (cp as f64 * a / 100.0).round() as i32
+    }
+
     /// Win, draw and loss for the side to move; mate scores are certain.
     pub fn wdl(&self, score: i32, material: i32) -> Wdl {
         if score >= MATE_BOUND {
@@ -148,6 +155,11 @@ mod tests {
             );
         }
         assert_eq!((HCE.to_cp(286), NNUE.to_cp(256)), (100, 100));
+        // Reported units back to internal ones (`Randomness`'s margins): the inverse, to rounding.
+        assert_eq!((HCE.from_cp(100), NNUE.from_cp(100), NNUE.from_cp(60), NNUE.from_cp(0)), (286, 256, 153, 0));
+        for cp in [-120, -5, 1, 15, 30, 60, 120] {
+            assert_eq!((HCE.to_cp(HCE.from_cp(cp)), NNUE.to_cp(NNUE.from_cp(cp))), (cp, cp));
+        }
         assert_eq!(HCE.wdl(-MATE_BOUND - 3, 30).loss, 1000);
     }
 }

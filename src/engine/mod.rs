@@ -68,7 +68,7 @@ pub struct Job {
     /// Lines shown to the GUI (the `MultiPV` option); the search may score more for the line choice.
     pub shown: usize,
     strength: Strength,
-    /// `Randomness`'s margin (0: none).
+    /// `Randomness`'s margin in the evaluation's internal units (0: none).
     margin: i32,
     /// The highest score at which an offered draw is accepted (the `Style` option).
     draw_accept: i32,
@@ -242,7 +242,9 @@ impl Engine {
             infinite: req.infinite || unlimited,
         };
         // Randomness and weaker levels choose among near-best lines: the search must score a few exactly.
-        let margin = if game_move { self.options.randomness.margin() } else { 0 };
+        // Its margins are in reported units, so that a level means the same variety whichever evaluation plays.
+        let margin =
+            if game_move { crate::wdl::model(self.options.eval).from_cp(self.options.randomness.margin()) } else { 0 };
         let settings = Settings {
             threads: self.options.threads,
             multipv: match (margin > 0, strength.is_full()) {
@@ -498,12 +500,44 @@ mod tests {
         e.set_option("MultiPV", Some("1")).unwrap();
         e.set_option("Randomness", Some("small")).unwrap();
         let j = go(&e, Request { ponder: true, clock: Some(clock), ..Request::default() });
-        assert_eq!((j.settings.multipv, j.margin, j.ponder, j.open_ended), (3, 15, true, true));
+        // Margins are given in reported units: the built-in network's 15 and 60 are 38 and 153 of its own.
+        assert_eq!((j.settings.multipv, j.margin, j.ponder, j.open_ended), (3, 38, true, true));
         e.set_option("Randomness", Some("large")).unwrap();
         let j = go(&e, Request { clock: Some(clock), ..Request::default() });
-        assert_eq!((j.settings.multipv, j.margin), (6, 60));
+        assert_eq!((j.settings.multipv, j.margin), (6, 153));
+        e.set_option("Eval", Some("hce")).unwrap();
+        let j = go(&e, Request { clock: Some(clock), ..Request::default() });
+        assert_eq!((j.settings.multipv, j.margin), (6, 171));
+        e.set_option("Eval", Some("nnue")).unwrap();
         let j = go(&e, Request { infinite: true, ..Request::default() });
         assert_eq!((j.settings.multipv, j.margin), (1, 0));
+    }
+
+    /// The measure of variety, made deterministic: `Randomness large` with the built-in network chooses
+    /// at least four different first moves from the start position in eight tries (a fixed depth and fixed
+    /// draws instead of a clock and the time), each within the margin of the best line.
+    #[test]
+    fn randomness_large_varies_the_first_move() {
+        let mut e = Engine::default();
+        e.set_option("Randomness", Some("large")).unwrap();
+        let j = go(&e, Request { depth: Some(8), ..Request::default() });
+        let recorder = Recorder { inner: &search::Silent, lines: Mutex::new(Vec::new()) };
+        let result = search::search(&j.pos, &j.limits, &j.settings, &Shared::new(16), &recorder);
+        let lines = recorder.lines.into_inner().unwrap();
+        assert_eq!(lines.len(), 6, "large scores six lines");
+        let mut rng = crate::rng::Rng::new(8);
+        let mut chosen = std::collections::HashSet::new();
+        for _ in 0..8 {
+            let mut r = result.clone();
+            j.choose(&mut r, &lines, rng.next_u64());
+            assert!(lines[0].score - r.score <= j.margin, "{} against {}", r.score, lines[0].score);
+            chosen.insert(r.best.unwrap().to_string());
+        }
+        assert!(
+            chosen.len() >= 4,
+            "{chosen:?} from {:?}",
+            lines.iter().map(|l| (l.score, l.pv[0])).collect::<Vec<_>>()
+        );
     }
 
     /// The book answers game moves within `BookDepth` and never an analysis, a ponder search or `searchmoves`.
