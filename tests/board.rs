@@ -252,9 +252,12 @@ fn make_unmake_restores_everything() {
         assert_eq!(pos.piece_count(), on_board, "{fen}");
         for &m in pos.legal_moves().iter() {
             let check = pos.gives_check(m);
+            // The key the search prefetches before playing the move is the one the move makes.
+            let predicted = pos.key_after(m);
             pos.make_move(m);
             pos.validate().unwrap_or_else(|e| panic!("{fen} after {m}: {e}"));
             assert_eq!(pos.key(), pos.compute_key(), "incremental key after {m} in {fen}");
+            assert_eq!(pos.key(), predicted, "key_after {m} in {fen}");
             assert_eq!(pos.in_check(), check, "gives_check {m} in {fen}");
             let after = *pos.state();
             pos.unmake_move();

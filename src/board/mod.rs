@@ -301,6 +301,21 @@ impl Position {
         self.st.key
     }
 
+    /// The key the position will have after the pseudo-legal move `m`, without playing it: the search asks
+    /// for the child's hash-table entry before the move's own work, so that the memory load overlaps it.
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let (from, to) = (m.from().index(), m.to().index());
+        let piece = slot_piece(self.board[from]).index();
+        let captured = self.board[to];
+        let key = self.st.key ^ KEYS.side ^ KEYS.piece[piece][from] ^ KEYS.piece[piece][to];
+        if captured == 0 {
+            key
+        } else {
+            key ^ KEYS.piece[slot_piece(captured).index()][to]
+        }
+    }
+
     #[inline]
     pub fn in_check(&self) -> bool {
         self.st.in_check

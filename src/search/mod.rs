@@ -474,13 +474,13 @@ impl<'a, E: Evaluator> Worker<'a, E> {
     /// As [`Worker::make`], for a move whose `gives_check` is already known.
     #[inline]
     fn make_giving(&mut self, ply: usize, m: Move, gives_check: bool) {
+        self.shared.tt.prefetch(self.pos.key_after(m));
         self.eval.push(&self.pos, m);
         let piece = self.pos.piece_at(m.from());
         self.stack[ply].current = m;
         self.stack[ply].piece = piece;
         self.stack[ply].cont = ContIndex::after(piece, m.to());
         self.pos.make_move_giving(m, gives_check);
-        self.shared.tt.prefetch(self.pos.key());
     }
 
     /// Takes back the last move made with [`Worker::make`].
