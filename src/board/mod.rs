@@ -303,7 +303,7 @@ impl Position {
 
     /// The key the position will have after the pseudo-legal move `m`, without playing it: the search asks
     /// for the child's hash-table entry before the move's own work, so that the memory load overlaps it.
-    #[inline]
+    #[inline(always)]
     pub fn key_after(&self, m: Move) -> u64 {
         let (from, to) = (m.from().index(), m.to().index());
         let piece = slot_piece(self.board[from]).index();
@@ -393,16 +393,14 @@ impl Position {
         debug_assert!(captured == 0 || (captured & tag(self.side) == 0 && captured & 15 != 0), "make_move {m}");
 
         self.history.push(self.st);
-        let piece = slot_piece(slot);
         let us = self.side.index();
-        let mut key = self.st.key ^ KEYS.side ^ KEYS.piece[piece.index()][from] ^ KEYS.piece[piece.index()][to];
+        let key = self.key_after(m);
 
         self.occ.toggle_raw(from);
         self.color_occ[us].toggle_raw(from);
         self.color_occ[us].toggle_raw(to);
         if captured != 0 {
             let cp = slot_piece(captured);
-            key ^= KEYS.piece[cp.index()][to];
             self.slot_square[captured as usize] = NO_SQ;
             self.color_occ[us ^ 1].toggle_raw(to);
             self.counts[us ^ 1][cp.kind().index()] -= 1;

@@ -107,9 +107,9 @@ impl Randomness {
     }
 
     /// The largest score loss allowed, in reported units (`cp`/`score`: +100 wins half the games with all pieces
-    /// on, a pawn is about 40), the same for every evaluation. In the evaluation's internal units they were
-    /// too narrow for net9: its start position's six best moves span about 40 reported units (about 100
-    /// internal) at a second's search, and `large` (60 internal) admitted only two of them.
+    /// on, a pawn is about 40), so that a level means the same for every evaluation and network scale (in
+    /// net9's internal units `large` admitted two of the start position's six best moves, which span about 40
+    /// reported units).
     pub fn margin(self) -> i32 {
         [0, 5, 15, 30, 60, 120][self as usize]
     }
@@ -475,8 +475,9 @@ pub static OPTIONS: &[OptionDef] = &[
         cecp: true,
         meaning: "variety in game moves: `none`, `tiny`, `small`, `medium`, `large`, `huge` let a move be chosen \
                   among lines scoring within 0, 5, 15, 30, 60, 120 of the best in reported units (the `cp`/`score` \
-                  scale: +100 wins half the games, a pawn is about 40), weighted `margin + 1 − loss`; the search then scores 1, 2, 3, 4, 6, 8 lines exactly (more if `MultiPV` \
-                  asks; only `MultiPV` of them are shown). Analysis (`go infinite`, or `go` with no limit) is \
+                  scale: +100 wins half the games, a pawn is about 40), weighted `margin + 1 − loss`; the search \
+                  then scores 1, 2, 3, 4, 6, 8 lines exactly (more if `MultiPV` asks; only `MultiPV` of them are \
+                  shown). Analysis (`go infinite`, or `go` with no limit) is \
                   never randomised (a `go ponder` search is: it is a game move once `ponderhit` comes), and a \
                   line lost by mate or by the rules is never chosen while the best is not",
     },
