@@ -115,11 +115,16 @@ impl Job {
     /// Runs the search on this thread (its helper threads are the `Threads` option's) and picks the move to
     /// play; `random` drives the choice of a weaker level or `Randomness`.
     pub fn run(&self, shared: &Shared, listener: &dyn Listener, random: u64) -> SearchResult {
-        let recorder = Recorder { inner: listener, lines: Mutex::new(Vec::new()) };
-        let mut result = search::search(&self.pos, &self.limits, &self.settings, shared, &recorder);
-        let lines = recorder.lines.into_inner().unwrap_or_else(|e| e.into_inner());
+        let (mut result, lines) = self.search(shared, listener);
         self.choose(&mut result, &lines, random);
         result
+    }
+
+    /// The search itself: its result and the last report of every line it scored.
+    fn search(&self, shared: &Shared, listener: &dyn Listener) -> (SearchResult, Vec<Info>) {
+        let recorder = Recorder { inner: listener, lines: Mutex::new(Vec::new()) };
+        let result = search::search(&self.pos, &self.limits, &self.settings, shared, &recorder);
+        (result, recorder.lines.into_inner().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// Replaces the best line by the one a weaker level or `Randomness` plays, when either applies.
@@ -521,9 +526,7 @@ mod tests {
         let mut e = Engine::default();
         e.set_option("Randomness", Some("large")).unwrap();
         let j = go(&e, Request { depth: Some(8), ..Request::default() });
-        let recorder = Recorder { inner: &search::Silent, lines: Mutex::new(Vec::new()) };
-        let result = search::search(&j.pos, &j.limits, &j.settings, &Shared::new(16), &recorder);
-        let lines = recorder.lines.into_inner().unwrap();
+        let (result, lines) = j.search(&Shared::new(16), &search::Silent);
         assert_eq!(lines.len(), 6, "large scores six lines");
         let mut rng = crate::rng::Rng::new(8);
         let mut chosen = std::collections::HashSet::new();
