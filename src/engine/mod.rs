@@ -525,7 +525,7 @@ mod tests {
     fn randomness_large_varies_the_first_move() {
         let mut e = Engine::default();
         e.set_option("Randomness", Some("large")).unwrap();
-        let j = go(&e, Request { depth: Some(8), ..Request::default() });
+        let j = go(&e, Request { depth: Some(10), ..Request::default() });
         let (result, lines) = j.search(&Shared::new(16), &search::Silent);
         assert_eq!(lines.len(), 6, "large scores six lines");
         let mut rng = crate::rng::Rng::new(8);

@@ -500,9 +500,12 @@ impl<'a, E: Evaluator> Worker<'a, E> {
     }
 
     fn search<const PV: bool>(&mut self, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize, cut: bool) -> i32 {
-        // Check extension: a side in check is searched a ply deeper (checks decide most xiangqi attacks),
-        // bounded so that perpetual checking cannot extend without end.
-        if self.pos.in_check() && ply < 2 * self.root_depth as usize + 8 {
+        // Check extension: a side in check is searched a ply deeper (checks decide most xiangqi attacks), but
+        // only near the root: deeper down, checks are so common that extending them all costs more depth
+        // than it finds (docs/sprt-log.md), and perpetual checking could extend without end.
+        if self.pos.in_check()
+            && (ply as i32) < self.root_depth * params::check_ext_mul() / 100 + params::check_ext_add()
+        {
             depth += 1;
         }
         if depth <= 0 {
@@ -792,6 +795,16 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         }
         if best >= beta && !best_move.is_null() {
             self.reward(ply, best_move, depth, &quiets, &captures);
+        } else if best <= original_alpha && excluded.is_null() && ply >= 1 {
+            // Every reply failed low: the quiet move that led here refuted this position, so the parent's
+            // continuation histories learn it as they would from a cutoff.
+            let prev = self.stack[ply - 1];
+            if let (false, Some(piece), 0) = (prev.current.is_null(), prev.piece, self.pos.state().captured) {
+                let b = history::bonus(depth) * params::prior_bonus() / 4;
+                for c in self.cont_indices(ply - 1) {
+                    self.hist.continuation.update(c, Some(piece), prev.current.to(), b);
+                }
+            }
         }
         if excluded.is_null() {
             let bound = bound_of(best, original_alpha, beta, PV);

@@ -204,6 +204,10 @@ params! {
     /// SEE pruning of captures, constant term.
     see_capture_base: 50, -200..=300;
     // ----- Extensions -------------------------------------------------------------------------------------
+    /// Check extension: a side in check gains a ply while ply < root depth × mul / 100 + add.
+    check_ext_mul: 100, 0..=300;
+    /// Check extension's constant term.
+    check_ext_add: 0, 0..=16;
     /// Singular extension: only from this depth on.
     singular_depth: 7, 4..=12;
     /// Singular extension: the hash entry may be this much shallower than the node.
@@ -233,6 +237,8 @@ params! {
     history_bonus_sub: 80, 0..=300;
     /// History bonus, largest value.
     history_bonus_max: 2400, 800..=4000;
+    /// A quiet move all of whose replies failed low earns this many quarters of a cutoff's history bonus.
+    prior_bonus: 4, 0..=8;
     /// Capture ordering: capture history counts this fraction (1/div) against MVV-LVA.
     capture_history_div: 8, 2..=32;
     /// Correction history: weight of the king-and-pawn table, in sixteenths.
