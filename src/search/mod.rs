@@ -796,8 +796,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         if best >= beta && !best_move.is_null() {
             self.reward(ply, best_move, depth, &quiets, &captures);
         } else if best <= original_alpha && excluded.is_null() && ply >= 1 {
-            // Every reply failed low: the quiet move that led here refuted this position, so the parent's
-            // continuation histories learn it as they would from a cutoff.
+            // Every reply failed low: the quiet move that led here was good for the side that played it, so
+            // the parent's continuation histories learn it as they would from a cutoff there.
             let prev = self.stack[ply - 1];
             if let (false, Some(piece), 0) = (prev.current.is_null(), prev.piece, self.pos.state().captured) {
                 let b = history::bonus(depth) * params::prior_bonus() / 4;
