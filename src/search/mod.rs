@@ -798,11 +798,12 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         } else if best <= original_alpha && excluded.is_null() && ply >= 1 {
             // Every reply failed low: the quiet move that led here was good for the side that played it, so
             // the parent's continuation histories learn it as they would from a cutoff there.
+            // (A null move leaves no piece in its frame.)
             let prev = self.stack[ply - 1];
-            if let (false, Some(piece), 0) = (prev.current.is_null(), prev.piece, self.pos.state().captured) {
+            if prev.piece.is_some() && self.pos.state().captured == 0 {
                 let b = history::bonus(depth) * params::prior_bonus() / 4;
                 for c in self.cont_indices(ply - 1) {
-                    self.hist.continuation.update(c, Some(piece), prev.current.to(), b);
+                    self.hist.continuation.update(c, prev.piece, prev.current.to(), b);
                 }
             }
         }
