@@ -798,8 +798,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         } else if best <= original_alpha && excluded.is_null() && ply >= 1 {
             // Every reply failed low: the quiet move that led here was good for the side that played it, so
             // the parent's continuation histories learn it as they would from a cutoff there.
-            // (A null move leaves no piece in its frame.)
-            let prev = self.stack[ply - 1];
+            // (`prev` is the parent's frame, read before the move loop; a null move leaves no piece in it.)
             if prev.piece.is_some() && self.pos.state().captured == 0 {
                 let b = history::bonus(depth) * params::prior_bonus() / 4;
                 for c in self.cont_indices(ply - 1) {
