@@ -64,6 +64,8 @@ def main():
     ap.add_argument("--openings")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--state", default="spsa-state.json")
+    ap.add_argument("--rate", type=float, default=1.0,
+                    help="scale every r_end (a short run on few cores moves too little with OpenBench's 0.002)")
     args = ap.parse_args()
 
     if os.path.exists(args.state):
@@ -76,7 +78,9 @@ def main():
         unknown = [n for n in names if n not in params]
         if unknown:
             sys.exit(f"spsa: unknown parameters {unknown}; see `{args.engine} params`")
-        state = dict(iteration=0, params={n: params[n] for n in names})
+        state = dict(iteration=0, rate=args.rate, params={n: params[n] for n in names})
+    # The schedule is fixed by the first run: a resumed run keeps its rate.
+    rate = state.get("rate", 1.0)
 
     n = args.iterations
     big_a = 0.1 * n
@@ -87,7 +91,7 @@ def main():
         plus, minus, signs = {}, {}, {}
         for name, p in state["params"].items():
             c = p["c_end"] * n**GAMMA
-            a = p["r_end"] * p["c_end"] ** 2 * (big_a + n) ** ALPHA
+            a = p["r_end"] * rate * p["c_end"] ** 2 * (big_a + n) ** ALPHA
             c_k = c / (k + 1) ** GAMMA
             r_k = a / (big_a + k + 1) ** ALPHA / c_k**2
             signs[name] = (1 if rng.random() < 0.5 else -1, c_k, r_k)

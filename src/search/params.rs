@@ -132,13 +132,13 @@ macro_rules! scale {
 params! {
     // ----- Late-move reductions ---------------------------------------------------------------------------
     /// LMR table: reduction = base + ln(depth) ln(moves) / divisor.
-    lmr_base: 80 / 100, 0..=200;
+    lmr_base: 101 / 100, 0..=200;
     /// LMR table divisor.
-    lmr_divisor: 230 / 100, 100..=500;
+    lmr_divisor: 244 / 100, 100..=500;
     /// Late-move reductions start at this depth.
     lmr_min_depth: 3, 1..=6;
     /// A quiet move's history shortens its reduction by one ply per this much.
-    lmr_history_div: 10000, 2000..=30000;
+    lmr_history_div: 8228, 2000..=30000;
     /// LMR: extra reduction at non-PV nodes.
     lmr_non_pv: 1, 0..=3;
     /// LMR: extra reduction at expected cut nodes.
@@ -161,7 +161,7 @@ params! {
     /// Reverse futility: only at or below this depth.
     rfp_depth: 8, 2..=14;
     /// Reverse futility margin per ply of depth (one ply less when improving).
-    rfp_margin: 250, 50..=800;
+    rfp_margin: 195, 50..=800;
     /// Null move: only from this depth on.
     nmp_min_depth: 3, 1..=6;
     /// Null-move reduction: base + depth / depth_div + min((eval − beta) / eval_div, eval_max).
@@ -169,7 +169,7 @@ params! {
     /// Null-move reduction's depth divisor.
     nmp_depth_div: 4, 2..=8;
     /// Null-move reduction's eval-margin divisor.
-    nmp_eval_div: 200, 50..=800;
+    nmp_eval_div: 143, 50..=800;
     /// Null-move reduction's largest eval-margin term.
     nmp_eval_max: 3, 0..=6;
     /// Null-move cut-offs are verified from this depth on (and always with neither rook nor cannon left).
@@ -180,23 +180,23 @@ params! {
     /// Late-move pruning: only at or below this depth.
     lmp_depth: 8, 2..=14;
     /// Late-move pruning: quiets after (base + depth²) / (improving ? 1 : 2) are skipped.
-    lmp_base: 3, 0..=10;
+    lmp_base: 7, 0..=10;
     /// Futility pruning of quiets: only at or below this reduced depth.
     futility_depth: 6, 1..=12;
     /// Futility margin: base + mul × reduced depth + history / history_div.
-    futility_base: 180, 0..=600;
+    futility_base: 148, 0..=600;
     /// Futility margin per ply of reduced depth.
-    futility_mul: 200, 50..=600;
+    futility_mul: 220, 50..=600;
     /// Futility margin's history divisor.
     futility_history_div: 64, 16..=256;
     /// History pruning: only at or below this reduced depth.
     history_prune_depth: 4, 1..=8;
     /// History pruning: quiets whose history is below −mul × depth are skipped.
-    history_prune_mul: 3000, 500..=8000;
+    history_prune_mul: 3443, 500..=8000;
     /// SEE pruning of quiets: threshold −(sq × d² + lin × d), d the reduced depth.
     see_quiet_sq: 35, 0..=120;
     /// SEE pruning of quiets, linear term.
-    see_quiet_lin: 60, 0..=200;
+    see_quiet_lin: 61, 0..=200;
     /// SEE pruning of captures and checks: only at or below this depth.
     see_capture_depth: 7, 2..=12;
     /// SEE pruning of captures: threshold −mul × depth + base.
@@ -351,7 +351,7 @@ mod tests {
             assert!(!p.doc.is_empty());
         }
         assert!(ALL.len() >= 70, "{}", ALL.len());
-        assert_eq!(find("LMR_BASE").map(|p| p.default), Some(80));
+        assert_eq!(find("LMR_BASE").map(|p| p.default), Some(101));
         assert!(find("nonesuch").is_none());
     }
 
@@ -359,8 +359,8 @@ mod tests {
     #[test]
     fn accessors_and_fractions() {
         assert_eq!(razor_base(), find("razor_base").unwrap().value());
-        assert_eq!(lmr_base(), 0.8);
-        assert_eq!(lmr_divisor(), 2.3);
+        assert_eq!(lmr_base(), 1.01);
+        assert_eq!(lmr_divisor(), 2.44);
         assert_eq!(tm_stable_factor(), 1.967);
         assert_eq!(tm_base_share(), 0.012);
         assert_eq!(tm_ply_share(), 0.0039);
@@ -372,7 +372,7 @@ mod tests {
     fn spsa_format() {
         let lines = spsa_lines();
         assert_eq!(lines.len(), ALL.len());
-        assert_eq!(lines[0], "lmr_base, int, 80, 0, 200, 10, 0.002");
+        assert_eq!(lines[0], "lmr_base, int, 101, 0, 200, 10, 0.002");
         assert!(lines.iter().all(|l| l.split(", ").count() == 7));
     }
 }
