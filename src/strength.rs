@@ -31,7 +31,7 @@ pub struct Point {
 
 /// Levels and their Elo, fitted by `scripts/calibrate-strength.py` to 3 940 games (docs/strength.md has the
 /// matches): levels against levels two apart and against neighbours, ElephantEye against levels 14 and 16, all
-/// with the build of 2026-12-07 (bench 3807730, net9 built in; a network built in later plays each level somewhat
+/// with the build of 2026-12-07 (bench 3807730, net9 built in; a later network or search plays each level somewhat
 /// differently until the levels are measured again). The scale's zero is fixed by its anchor: ElephantEye 3.3
 /// with its book off, at 100 ms a move, is 2000. `error` is the 95 % interval against the anchor (it grows along
 /// the chain of matches away from it). Level 17 was not measured: between 16 and 18 it is read off the line. Elo

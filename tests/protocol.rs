@@ -584,8 +584,10 @@ fn search_parameters_are_options_in_a_tuning_build() {
     e.send("setoption name NMP_BASE value 6");
     let changed = nodes_at_depth(&mut e, 9);
     assert_ne!(before, changed, "setting parameters changed nothing");
-    e.send("setoption name lmr_base value 80");
-    e.send("setoption name nmp_base value 3");
+    // Back to the built-in values, whatever tuning last set them to.
+    let default = |name: &str| chuhan::search::params::find(name).unwrap().default;
+    e.send(&format!("setoption name lmr_base value {}", default("lmr_base")));
+    e.send(&format!("setoption name nmp_base value {}", default("nmp_base")));
     assert_eq!(nodes_at_depth(&mut e, 9), before, "defaults restored");
     e.send("quit");
     assert_eq!(e.exit_code(), 0);
